@@ -1,0 +1,32 @@
+// swift-tools-version: 6.0
+// Lamina: Core Animation's layer-and-animation model for Linux.
+// Targets follow the pipeline: Geometry → Timing → Animation → Layers → Presentation → SceneFormat;
+// each imports only the stages before it. `Lamina` re-exports them all.
+import PackageDescription
+
+let package = Package(
+    name: "Lamina",
+    products: [
+        .library(name: "Lamina", targets: ["Lamina"]),
+        .executable(name: "lamina", targets: ["LaminaCLI"]),
+        .executable(name: "lamina-model-bench", targets: ["ModelBenchmark"]),
+    ],
+    targets: [
+        .target(name: "Geometry"),
+        .target(name: "Timing"),
+        .target(name: "Animation", dependencies: ["Geometry", "Timing"]),
+        .target(name: "Layers", dependencies: ["Geometry", "Timing", "Animation"]),
+        .target(name: "Presentation", dependencies: ["Geometry", "Timing", "Animation", "Layers"]),
+        .target(name: "SceneFormat", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation"]),
+        .target(name: "Lamina", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat"]),
+        .executableTarget(name: "LaminaCLI", dependencies: ["Lamina"]),
+        .executableTarget(name: "ModelBenchmark", dependencies: ["Lamina"]),
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "TimingTests", dependencies: ["Timing"]),
+        .testTarget(name: "AnimationTests", dependencies: ["Animation"]),
+        .testTarget(name: "LayersTests", dependencies: ["Layers", "Presentation"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation"]),
+        .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "Lamina"], resources: []),
+    ],
+    swiftLanguageModes: [.v6]
+)

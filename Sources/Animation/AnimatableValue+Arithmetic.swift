@@ -1,0 +1,103 @@
+import Foundation
+import Geometry
+
+// Interpolation and the "addition" Core Animation uses for `byValue`, `additive` and `cumulative`.
+// Numbers, points, sizes, rects, colours and lists add component-wise; transforms concatenate
+// (the added transform applies first, in the layer's local space). Values without an addition
+// (paths, booleans, contents) take the right-hand side.
+
+extension AnimatableValue {
+    /// The value a fraction `t` of the way from `self` to `end` (semantics §3.2).
+    public func interpolated(to end: AnimatableValue, fraction t: Double) -> AnimatableValue {
+        switch (self, end) {
+        case (.number(let a), .number(let b)): return .number(a + (b - a) * t)
+        case (.point(let a), .point(let b)):
+            return .point(CGPoint(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t))
+        case (.size(let a), .size(let b)):
+            return .size(CGSize(width: a.width + (b.width - a.width) * t, height: a.height + (b.height - a.height) * t))
+        case (.rect(let a), .rect(let b)):
+            return .rect(CGRect(x: a.origin.x + (b.origin.x - a.origin.x) * t, y: a.origin.y + (b.origin.y - a.origin.y) * t,
+                                width: a.width + (b.width - a.width) * t, height: a.height + (b.height - a.height) * t))
+        case (.color(let a?), .color(let b?)): return .color(a.interpolated(to: b, fraction: t))
+        case (.transform(let a), .transform(let b)): return .transform(a.interpolated(to: b, fraction: t))
+        case (.path(let a?), .path(let b?)):
+            if let blended = a.interpolated(to: b, fraction: t) { return .path(blended) }
+            return t >= 0.5 ? end : self
+        case (.contents(let a), .contents(let b)):
+            if t <= 0 { return self }
+            if t >= 1 { return end }
+            return .contents(ContentsValue(image: a.image, fadingTo: b.image, fraction: t))
+        case (.numbers(let a), .numbers(let b)) where a.count == b.count:
+            return .numbers(zip(a, b).map { $0 + ($1 - $0) * t })
+        case (.colors(let a), .colors(let b)) where a.count == b.count:
+            return .colors(zip(a, b).map { $0.interpolated(to: $1, fraction: t) })
+        default:
+            // Booleans, nil ends and mismatched shapes switch half-way.
+            return t >= 0.5 ? end : self
+        }
+    }
+
+    /// `self ⊕ delta`: component-wise sum; for transforms `Concat(delta, self)`.
+    public func adding(_ delta: AnimatableValue) -> AnimatableValue {
+        switch (self, delta) {
+        case (.number(let a), .number(let b)): return .number(a + b)
+        case (.point(let a), .point(let b)): return .point(CGPoint(x: a.x + b.x, y: a.y + b.y))
+        case (.size(let a), .size(let b)): return .size(CGSize(width: a.width + b.width, height: a.height + b.height))
+        case (.rect(let a), .rect(let b)):
+            return .rect(CGRect(x: a.origin.x + b.origin.x, y: a.origin.y + b.origin.y,
+                                width: a.width + b.width, height: a.height + b.height))
+        case (.color(let a?), .color(let b?)):
+            return .color(CGColor(red: a.red + b.red, green: a.green + b.green, blue: a.blue + b.blue, alpha: a.alpha + b.alpha))
+        case (.transform(let a), .transform(let b)): return .transform(b.concatenating(a))
+        case (.numbers(let a), .numbers(let b)) where a.count == b.count: return .numbers(zip(a, b).map(+))
+        case (.colors(let a), .colors(let b)) where a.count == b.count:
+            return .colors(zip(a, b).map { CGColor(red: $0.red + $1.red, green: $0.green + $1.green,
+                                                   blue: $0.blue + $1.blue, alpha: $0.alpha + $1.alpha) })
+        default: return delta
+        }
+    }
+
+    /// `self ⊖ delta`, the inverse of `adding` (used for `byValue` with `toValue`).
+    public func subtracting(_ delta: AnimatableValue) -> AnimatableValue {
+        if case .transform(let a) = self, case .transform(let b) = delta {
+            return .transform((b.inverse ?? b).concatenating(a))
+        }
+        return adding(delta.scaled(by: -1))
+    }
+
+    /// `k · self`: component-wise; for transforms the k-fold concatenation (k rounded to an integer).
+    public func scaled(by k: Double) -> AnimatableValue {
+        switch self {
+        case .number(let a): return .number(a * k)
+        case .point(let a): return .point(CGPoint(x: a.x * k, y: a.y * k))
+        case .size(let a): return .size(CGSize(width: a.width * k, height: a.height * k))
+        case .rect(let a): return .rect(CGRect(x: a.origin.x * k, y: a.origin.y * k, width: a.width * k, height: a.height * k))
+        case .color(let a?): return .color(CGColor(red: a.red * k, green: a.green * k, blue: a.blue * k, alpha: a.alpha * k))
+        case .numbers(let a): return .numbers(a.map { $0 * k })
+        case .colors(let a): return .colors(a.map { CGColor(red: $0.red * k, green: $0.green * k, blue: $0.blue * k, alpha: $0.alpha * k) })
+        case .transform(let a):
+            let n = Int(k.rounded())
+            var result = CATransform3D.identity
+            let step = n >= 0 ? a : (a.inverse ?? a)
+            for _ in 0..<min(abs(n), 10_000) { result = result.concatenating(step) }
+            return .transform(result)
+        default: return self
+        }
+    }
+
+    /// Euclidean distance for paced keyframes; `nil` for types without one (transforms, paths, …).
+    public func distance(to other: AnimatableValue) -> Double? {
+        func norm(_ v: [Double]) -> Double { v.reduce(0) { $0 + $1 * $1 }.squareRoot() }
+        switch (self, other) {
+        case (.number(let a), .number(let b)): return abs(b - a)
+        case (.point(let a), .point(let b)): return norm([b.x - a.x, b.y - a.y].map { Double($0) })
+        case (.size(let a), .size(let b)): return norm([b.width - a.width, b.height - a.height].map { Double($0) })
+        case (.rect(let a), .rect(let b)):
+            return norm([b.origin.x - a.origin.x, b.origin.y - a.origin.y, b.width - a.width, b.height - a.height].map { Double($0) })
+        case (.color(let a?), .color(let b?)):
+            return norm([b.red - a.red, b.green - a.green, b.blue - a.blue, b.alpha - a.alpha].map { Double($0) })
+        case (.numbers(let a), .numbers(let b)) where a.count == b.count: return norm(zip(a, b).map { $1 - $0 })
+        default: return nil
+        }
+    }
+}

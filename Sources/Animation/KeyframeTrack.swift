@@ -1,0 +1,216 @@
+import Foundation
+import Geometry
+import Timing
+
+/// Keyframe values with validated key times, ready to be sampled (semantics §4).
+struct KeyframeTrack {
+    enum Source {
+        case values([AnimatableValue])
+        /// Path segments; keyframe i is the start of segment i (and the path's end last).
+        case path([PathSegment])
+    }
+
+    let source: Source
+    let mode: CAAnimationCalculationMode
+    /// Boundary times, one per keyframe (plus one more in discrete mode).
+    let keyTimes: [Double]
+    let segmentFunctions: [CAMediaTimingFunction?]
+    /// Kochanek–Bartels tangents (outgoing, incoming) per keyframe, for the cubic modes.
+    let tangents: [(out: AnimatableValue, in: AnimatableValue)]
+    /// For cubicPaced over values: cumulative arc length samples (segment, s, length).
+    let pacedSamples: [(segment: Int, s: Double, length: Double)]
+
+    var count: Int {
+        switch source {
+        case .values(let v): v.count
+        case .path(let segments): segments.count + 1
+        }
+    }
+
+    init?(animation a: CAKeyframeAnimation, kind: AnimatableValueKind) {
+        var mode = a.calculationMode
+        if let path = a.path {
+            let segments = path.segments
+            guard !segments.isEmpty else { return nil }
+            source = .path(segments)
+            if mode == .cubicPaced { mode = .paced }
+            if mode == .cubic { mode = .linear }  // a path's own curves already are the spline
+        } else {
+            var converted: [AnimatableValue] = []
+            for value in a.values ?? [] {
+                guard let v = AnimatableValue(converting: value, to: kind) else { continue }
+                converted.append(v)
+            }
+            guard !converted.isEmpty else { return nil }
+            source = .values(converted)
+        }
+        self.mode = mode
+        let n: Int
+        switch source {
+        case .values(let v): n = v.count
+        case .path(let s): n = s.count + 1
+        }
+
+        // Key times: validate for the mode or fall back to even spacing.
+        let given = (a.keyTimes ?? []).map(\.doubleValue)
+        func valid(_ times: [Double], count: Int) -> Bool {
+            guard times.count == count, times.first == 0 else { return false }
+            for (i, t) in times.enumerated() {
+                guard t.isFinite, t >= 0, t <= 1 else { return false }
+                if i > 0, t < times[i - 1] { return false }
+            }
+            return true
+        }
+        var times: [Double]
+        switch mode {
+        case .discrete:
+            if valid(given, count: n + 1), given.last == 1 { times = given }
+            else if valid(given, count: n) { times = given + [1] }  // the common n-entry form
+            else { times = (0...n).map { Double($0) / Double(n) } }
+        case .paced, .cubicPaced:
+            times = []  // computed below
+        default:
+            if valid(given, count: n), n == 1 || given.last == 1 { times = given }
+            else { times = n == 1 ? [0] : (0..<n).map { Double($0) / Double(n - 1) } }
+        }
+
+        // Paced: key times proportional to distance (arc length for paths).
+        if mode == .paced || mode == .cubicPaced {
+            var lengths: [Double] = []
+            switch source {
+            case .path(let segments): lengths = segments.map { Double($0.length) }
+            case .values(let v):
+                for i in 0..<max(0, v.count - 1) {
+                    guard let d = v[i].distance(to: v[i + 1]) else { lengths = []; break }
+                    lengths.append(d)
+                }
+            }
+            let total = lengths.reduce(0, +)
+            if lengths.count == n - 1, total > 0 {
+                var acc = 0.0
+                times = [0] + lengths.map { acc += $0; return acc / total }
+                times[times.count - 1] = 1
+            } else {
+                times = n == 1 ? [0] : (0..<n).map { Double($0) / Double(n - 1) }
+            }
+        }
+        keyTimes = times
+        segmentFunctions = (mode == .paced || mode == .cubicPaced) ? [] : (a.timingFunctions ?? []).map { Optional($0) }
+
+        // Cubic tangents (values only).
+        var tangents: [(out: AnimatableValue, in: AnimatableValue)] = []
+        if (mode == .cubic || mode == .cubicPaced), case .values(let v) = source, v.count > 1, v[0].distance(to: v[0]) != nil {
+            func param(_ list: [NSNumber]?, _ i: Int) -> Double {
+                guard let list, i < list.count else { return 0 }
+                return list[i].doubleValue
+            }
+            for i in 0..<v.count {
+                // Missing neighbours are extrapolated: v₋₁ = 2v₀ − v₁, vₙ = 2vₙ₋₁ − vₙ₋₂.
+                let prev = i > 0 ? v[i - 1] : v[0].scaled(by: 2).subtracting(v[1])
+                let next = i < v.count - 1 ? v[i + 1] : v[i].scaled(by: 2).subtracting(v[i - 1])
+                let back = v[i].subtracting(prev), ahead = next.subtracting(v[i])
+                let t = param(a.tensionValues, i), c = param(a.continuityValues, i), b = param(a.biasValues, i)
+                let out = back.scaled(by: (1 - t) * (1 + b) * (1 + c) / 2).adding(ahead.scaled(by: (1 - t) * (1 - b) * (1 - c) / 2))
+                let inc = back.scaled(by: (1 - t) * (1 + b) * (1 - c) / 2).adding(ahead.scaled(by: (1 - t) * (1 - b) * (1 + c) / 2))
+                tangents.append((out, inc))
+            }
+        }
+        self.tangents = tangents
+
+        // cubicPaced: sample the spline's arc length so time can follow distance.
+        var samples: [(segment: Int, s: Double, length: Double)] = []
+        if mode == .cubicPaced, !tangents.isEmpty, case .values(let v) = source {
+            let perSegment = 32
+            var length = 0.0
+            var previous = v[0]
+            samples.append((0, 0, 0))
+            for segment in 0..<(v.count - 1) {
+                for step in 1...perSegment {
+                    let s = Double(step) / Double(perSegment)
+                    let point = Self.hermite(v[segment], v[segment + 1], tangents[segment].out, tangents[segment + 1].in, s)
+                    length += point.distance(to: previous) ?? 0
+                    samples.append((segment, s, length))
+                    previous = point
+                }
+            }
+            if length == 0 { samples = [] }
+        }
+        pacedSamples = samples
+    }
+
+    static func hermite(_ p0: AnimatableValue, _ p1: AnimatableValue, _ m0: AnimatableValue, _ m1: AnimatableValue,
+                        _ s: Double) -> AnimatableValue {
+        let s2 = s * s, s3 = s2 * s
+        return p0.scaled(by: 2 * s3 - 3 * s2 + 1)
+            .adding(m0.scaled(by: s3 - 2 * s2 + s))
+            .adding(p1.scaled(by: -2 * s3 + 3 * s2))
+            .adding(m1.scaled(by: s3 - s2))
+    }
+
+    /// The value at animation fraction `u` (after the animation-level timing function).
+    func value(at u: Double) -> AnimatableValue {
+        if mode == .cubicPaced, !pacedSamples.isEmpty, case .values(let v) = source {
+            let target = min(max(u, 0), 1) * (pacedSamples.last?.length ?? 0)
+            var low = 0, high = pacedSamples.count - 1
+            while low + 1 < high {
+                let mid = (low + high) / 2
+                if pacedSamples[mid].length < target { low = mid } else { high = mid }
+            }
+            let a = pacedSamples[low], b = pacedSamples[high]
+            let w = b.length > a.length ? (target - a.length) / (b.length - a.length) : 0
+            let segment = b.segment
+            let sA = a.segment == segment ? a.s : 0
+            let s = sA + (b.s - sA) * w
+            return Self.hermite(v[segment], v[segment + 1], tangents[segment].out, tangents[segment + 1].in, s)
+        }
+        let n = count
+        if n == 1 { return keyframe(0) }
+        if mode == .discrete {
+            var j = 0
+            for (i, t) in keyTimes.enumerated() where t <= u { j = i }
+            return keyframe(min(j, n - 1))
+        }
+        // Segment i with k_i ≤ u ≤ k_{i+1}.
+        var i = 0
+        while i < n - 2, u > keyTimes[i + 1] { i += 1 }
+        let span = keyTimes[i + 1] - keyTimes[i]
+        var s = span > 0 ? (u - keyTimes[i]) / span : 0
+        s = min(max(s, 0), 1)
+        if i < segmentFunctions.count, let f = segmentFunctions[i] { s = f.solve(s) }
+        switch source {
+        case .path(let segments):
+            let segment = segments[i]
+            if mode == .paced {
+                return .point(segment.point(at: segment.parameter(atLength: CGFloat(s) * segment.length)))
+            }
+            return .point(segment.point(at: CGFloat(s)))
+        case .values(let v):
+            if (mode == .cubic || mode == .cubicPaced), !tangents.isEmpty {
+                return Self.hermite(v[i], v[i + 1], tangents[i].out, tangents[i + 1].in, s)
+            }
+            return v[i].interpolated(to: v[i + 1], fraction: s)
+        }
+    }
+
+    /// The path's tangent angle at fraction `u`, for `rotationMode`.
+    func tangentAngle(at u: Double) -> Double? {
+        guard case .path(let segments) = source else { return nil }
+        let n = count
+        var i = 0
+        while i < n - 2, u > keyTimes[i + 1] { i += 1 }
+        let span = keyTimes[i + 1] - keyTimes[i]
+        var s = span > 0 ? min(max((u - keyTimes[i]) / span, 0), 1) : 0
+        if i < segmentFunctions.count, let f = segmentFunctions[i] { s = f.solve(s) }
+        let segment = segments[i]
+        let parameter = mode == .paced ? segment.parameter(atLength: CGFloat(s) * segment.length) : CGFloat(s)
+        let d = segment.tangent(at: parameter)
+        return atan2(Double(d.dy), Double(d.dx))
+    }
+
+    private func keyframe(_ i: Int) -> AnimatableValue {
+        switch source {
+        case .values(let v): return v[i]
+        case .path(let segments): return .point(i < segments.count ? segments[i].start : segments[segments.count - 1].end)
+        }
+    }
+}

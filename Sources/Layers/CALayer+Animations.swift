@@ -1,0 +1,124 @@
+import Foundation
+import Animation
+import Timing
+
+extension CALayer {
+    /// Adds a copy of `anim` under `key`, replacing any animation with that key.
+    ///
+    /// A duration ≤ 0 becomes the transaction's `animationDuration`; a `beginTime` of 0 becomes
+    /// "now" (the media clock's time in this layer's time space); a nil timing function takes the
+    /// transaction's `animationTimingFunction`.
+    public func add(_ anim: CAAnimation, forKey key: String?) {
+        guard let copy = anim.copy() as? CAAnimation else { return }
+        if copy.duration <= 0 { copy.duration = CATransaction.animationDuration() }
+        if copy.timingFunction == nil, !(copy is CASpringAnimation) {
+            copy.timingFunction = CATransaction.animationTimingFunction()
+        }
+        if copy.beginTime == 0 {
+            copy.beginTime = convertTime(CATransaction.mediaClock.currentTime, from: nil)
+        }
+        if let key { removeAnimation(forKey: key) }
+        let program = AnimationProgram.compile(copy, for: properties)
+        attached.append(AttachedAnimation(key: key, animation: copy, program: program,
+                                          completion: CATransaction.currentCompletionGroup))
+    }
+
+    /// Removes the animation under `key`; its delegate hears `animationDidStop(_:finished: false)`.
+    public func removeAnimation(forKey key: String) {
+        guard let index = attached.firstIndex(where: { $0.key == key }) else { return }
+        let removed = attached.remove(at: index)
+        removed.stop(finished: false)
+    }
+
+    /// Removes every animation (safe to repeat).
+    public func removeAllAnimations() {
+        let removed = attached
+        attached = []
+        for animation in removed { animation.stop(finished: false) }
+    }
+
+    /// Keys of the attached animations in application order (nil-keyed ones are not listed).
+    public func animationKeys() -> [String]? {
+        let keys = attached.compactMap(\.key)
+        return keys.isEmpty ? nil : keys
+    }
+
+    /// The layer's copy of the animation under `key`; mutating it is undefined, as in Core Animation.
+    public func animation(forKey key: String) -> CAAnimation? {
+        attached.first(where: { $0.key == key })?.animation
+    }
+
+    /// Number of attached animations, nil-keyed ones included.
+    public var attachedAnimationCount: Int { attached.count }
+
+    /// The layer's properties at its local time `t`, with every attached animation applied in order.
+    public func presentationProperties(atLocalTime t: CFTimeInterval) -> LayerProperties {
+        guard !attached.isEmpty else { return properties }
+        var state = properties
+        for item in attached {
+            item.program.apply(parentTime: t, model: properties, to: &state,
+                               removedOnCompletion: item.animation.isRemovedOnCompletion)
+        }
+        return state
+    }
+
+    /// A copy of the layer with every active animation applied at the media clock's current time;
+    /// its sublayers and mask are presentation copies too. Core Animation: `presentation()`.
+    public func presentation() -> Self? {
+        let now = CATransaction.mediaClock.currentTime
+        let parentTime = (superlayer ?? maskOwner)?.localTime(fromGlobalTime: now) ?? now
+        return makePresentation(parentTime: parentTime) as? Self
+    }
+
+    /// The model layer of a presentation copy (the layer itself for model layers).
+    public func model() -> Self { (modelLayerReference as? Self) ?? self }
+
+    func makePresentation(parentTime: CFTimeInterval) -> CALayer {
+        let local = properties.timing.layerLocalTime(parentTime: parentTime)
+        let copy = Swift.type(of: self).init(layer: self)
+        copy.properties = presentationProperties(atLocalTime: local)
+        copy.modelLayerReference = self
+        copy.sublayerStorage = sublayerStorage.map { layer in
+            let child = layer.makePresentation(parentTime: local)
+            child.superlayer = copy
+            return child
+        }
+        if let mask = maskStorage {
+            let maskCopy = mask.makePresentation(parentTime: local)
+            maskCopy.maskOwner = copy
+            copy.maskStorage = maskCopy
+        }
+        return copy
+    }
+}
+
+extension CALayer {
+    /// Converts a time from `layer`'s time space (nil: absolute time) into this layer's.
+    public func convertTime(_ t: CFTimeInterval, from layer: CALayer?) -> CFTimeInterval {
+        localTime(fromGlobalTime: layer?.globalTime(fromLocalTime: t) ?? t)
+    }
+
+    /// Converts a time from this layer's time space into `layer`'s (nil: absolute time).
+    public func convertTime(_ t: CFTimeInterval, to layer: CALayer?) -> CFTimeInterval {
+        let global = globalTime(fromLocalTime: t)
+        return layer?.localTime(fromGlobalTime: global) ?? global
+    }
+
+    /// Absolute time → this layer's local time, through every ancestor.
+    func localTime(fromGlobalTime t: CFTimeInterval) -> CFTimeInterval {
+        var time = t
+        for layer in ([self] + ancestors).reversed() where !layer.properties.timing.isIdentityForLayer {
+            time = layer.properties.timing.layerLocalTime(parentTime: time)
+        }
+        return time
+    }
+
+    /// This layer's local time → absolute time, through every ancestor.
+    func globalTime(fromLocalTime t: CFTimeInterval) -> CFTimeInterval {
+        var time = t
+        for layer in [self] + ancestors where !layer.properties.timing.isIdentityForLayer {
+            time = layer.properties.timing.layerParentTime(localTime: time)
+        }
+        return time
+    }
+}

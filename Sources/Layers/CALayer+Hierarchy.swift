@@ -1,0 +1,111 @@
+import Foundation
+import Animation
+
+extension CALayer {
+    /// The sublayers, back to front. Setting it removes the old ones from this layer.
+    public var sublayers: [CALayer]? {
+        get { sublayerStorage.isEmpty ? nil : sublayerStorage }
+        set {
+            for layer in sublayerStorage { layer.superlayer = nil }
+            sublayerStorage = []
+            for layer in newValue ?? [] { addSublayer(layer) }
+        }
+    }
+
+    /// A layer whose alpha masks this one; it must not have a superlayer.
+    public var mask: CALayer? {
+        get { maskStorage }
+        set {
+            maskStorage?.maskOwner = nil
+            newValue?.removeFromSuperlayer()
+            maskStorage = newValue
+            newValue?.maskOwner = self
+        }
+    }
+
+    /// Appends `layer` on top of the other sublayers (removing it from its old superlayer first).
+    public func addSublayer(_ layer: CALayer) { insertSublayer(layer, at: UInt32(sublayerStorage.count)) }
+
+    /// Inserts `layer` at `index` (clamped to the end).
+    public func insertSublayer(_ layer: CALayer, at index: UInt32) {
+        guard layer !== self else { return }
+        layer.removeFromSuperlayer()
+        let position = min(Int(index), sublayerStorage.count)
+        sublayerStorage.insert(layer, at: position)
+        layer.superlayer = self
+        layer.runOrderAction(kCAOnOrderIn)
+    }
+
+    /// Inserts `layer` just below `sibling` (at the bottom when `sibling` is not a sublayer).
+    public func insertSublayer(_ layer: CALayer, below sibling: CALayer?) {
+        let index = sibling.flatMap { s in sublayerStorage.firstIndex { $0 === s } } ?? 0
+        insertSublayer(layer, at: UInt32(index))
+        if let sibling, layer.superlayer === self, let i = sublayerStorage.firstIndex(where: { $0 === sibling }),
+           let j = sublayerStorage.firstIndex(where: { $0 === layer }), j > i {
+            sublayerStorage.remove(at: j)
+            sublayerStorage.insert(layer, at: i)
+        }
+    }
+
+    /// Inserts `layer` just above `sibling` (on top when `sibling` is not a sublayer).
+    public func insertSublayer(_ layer: CALayer, above sibling: CALayer?) {
+        layer.removeFromSuperlayer()
+        let index = sibling.flatMap { s in sublayerStorage.firstIndex { $0 === s } }.map { $0 + 1 } ?? sublayerStorage.count
+        insertSublayer(layer, at: UInt32(index))
+    }
+
+    /// Replaces `old` (a sublayer) with `new`, running the `transition` action.
+    public func replaceSublayer(_ old: CALayer, with new: CALayer) {
+        guard let index = sublayerStorage.firstIndex(where: { $0 === old }) else { return }
+        new.removeFromSuperlayer()
+        guard let target = sublayerStorage.firstIndex(where: { $0 === old }) ?? Optional(index) else { return }
+        old.superlayer = nil
+        sublayerStorage[target] = new
+        new.superlayer = self
+        runAction(forKey: kCATransition)
+    }
+
+    /// Detaches the layer from its superlayer (or from the layer it masks).
+    public func removeFromSuperlayer() {
+        if let owner = maskOwner {
+            owner.maskStorage = nil
+            maskOwner = nil
+        }
+        guard let parent = superlayer else { return }
+        runOrderAction(kCAOnOrderOut)
+        parent.sublayerStorage.removeAll { $0 === self }
+        superlayer = nil
+    }
+
+    /// The topmost ancestor (the layer itself when it has no superlayer or mask owner).
+    public var rootLayer: CALayer {
+        var layer = self
+        while let parent = layer.superlayer ?? layer.maskOwner { layer = parent }
+        return layer
+    }
+
+    /// Sublayers in drawing order: array order, stably sorted by `zPosition` (higher is nearer).
+    public var sublayersInDrawingOrder: [CALayer] {
+        sublayerStorage.enumerated()
+            .sorted { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }
+            .map(\.element)
+    }
+
+    /// Ancestors from the superlayer up to the root (masks count their owner as the parent).
+    var ancestors: [CALayer] {
+        var result: [CALayer] = []
+        var layer = self
+        while let parent = layer.superlayer ?? layer.maskOwner {
+            result.append(parent)
+            layer = parent
+        }
+        return result
+    }
+
+    /// Calls `body` for the layer, its mask and every descendant, pre-order.
+    public func forEachLayerInTree(_ body: (CALayer) -> Void) {
+        body(self)
+        maskStorage?.forEachLayerInTree(body)
+        for layer in sublayerStorage { layer.forEachLayerInTree(body) }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import Geometry
+import Animation
+import Timing
+
+/// Every property of a layer, as a value: the model layer stores one, and the presentation at a
+/// time is a copy with the active animations applied. Defaults are Core Animation's (§11.1).
+public struct LayerProperties: Sendable, Equatable {
+    public var name: String?
+    public var bounds = CGRect.zero
+    public var position = CGPoint.zero
+    public var zPosition: CGFloat = 0
+    public var anchorPoint = CGPoint(x: 0.5, y: 0.5)
+    public var anchorPointZ: CGFloat = 0
+    public var transform = CATransform3DIdentity
+    public var sublayerTransform = CATransform3DIdentity
+    public var opacity: Float = 1
+    public var isHidden = false
+    public var backgroundColor: CGColor?
+    public var cornerRadius: CGFloat = 0
+    public var maskedCorners: CACornerMask = .all
+    public var cornerCurve: CALayerCornerCurve = .circular
+    public var borderWidth: CGFloat = 0
+    public var borderColor: CGColor? = .black
+    public var contents = ContentsValue(image: nil)
+    public var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1)
+    public var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1)
+    public var contentsGravity: CALayerContentsGravity = .resize
+    public var contentsScale: CGFloat = 1
+    public var minificationFilter: CALayerContentsFilter = .linear
+    public var magnificationFilter: CALayerContentsFilter = .linear
+    public var minificationFilterBias: Float = 0
+    public var masksToBounds = false
+    public var isDoubleSided = true
+    public var isGeometryFlipped = false
+    public var allowsEdgeAntialiasing = false
+    public var allowsGroupOpacity = true
+    public var isOpaque = false
+    public var shouldRasterize = false
+    public var rasterizationScale: CGFloat = 1
+    public var shadowColor: CGColor? = .black
+    public var shadowOpacity: Float = 0
+    public var shadowOffset = CGSize(width: 0, height: -3)
+    public var shadowRadius: CGFloat = 3
+    public var shadowPath: CGPath?
+    /// Layer timing: duration is infinite for layers.
+    public var timing: TimingParameters = {
+        var t = TimingParameters()
+        t.duration = .infinity
+        return t
+    }()
+    /// The properties of the layer's class (shape, text, gradient, …).
+    public var content: LayerContentProperties = .plain
+    /// A running `CATransition`, if any (set on presentation values only).
+    public var transition: TransitionState?
+
+    public init() {}
+}
+
+/// A transition in progress on a layer: what the renderer needs to draw it.
+public struct TransitionState: Sendable, Equatable {
+    public var type: CATransitionType
+    public var subtype: CATransitionSubtype?
+    /// Progress 0…1 after start/end progress and the timing function.
+    public var progress: Double
+    public init(type: CATransitionType, subtype: CATransitionSubtype?, progress: Double) {
+        self.type = type; self.subtype = subtype; self.progress = progress
+    }
+}
+
+/// The class-specific part of a layer's properties.
+public enum LayerContentProperties: Sendable, Equatable {
+    case plain
+    case transformLayer
+    case shape(ShapeProperties)
+    case text(TextProperties)
+    case gradient(GradientProperties)
+    case replicator(ReplicatorProperties)
+    case emitter(EmitterProperties)
+}
+
+/// `CAShapeLayer`'s properties (§15.1 defaults).
+public struct ShapeProperties: Sendable, Equatable {
+    public var path: CGPath?
+    public var fillColor: CGColor? = .black
+    public var fillRule: CAShapeLayerFillRule = .nonZero
+    public var strokeColor: CGColor?
+    public var strokeStart: CGFloat = 0
+    public var strokeEnd: CGFloat = 1
+    public var lineWidth: CGFloat = 1
+    public var miterLimit: CGFloat = 10
+    public var lineCap: CAShapeLayerLineCap = .butt
+    public var lineJoin: CAShapeLayerLineJoin = .miter
+    public var lineDashPhase: CGFloat = 0
+    public var lineDashPattern: [Double]?
+    public init() {}
+}
+
+/// One run of attributed text: its characters and, where set, its own font, size and colour.
+public struct TextRun: Sendable, Equatable {
+    public var text: String
+    public var font: String?
+    public var fontSize: CGFloat?
+    public var color: CGColor?
+    public init(text: String, font: String? = nil, fontSize: CGFloat? = nil, color: CGColor? = nil) {
+        self.text = text; self.font = font; self.fontSize = fontSize; self.color = color
+    }
+}
+
+/// `CATextLayer`'s properties (§15.3 defaults).
+public struct TextProperties: Sendable, Equatable {
+    /// Plain text, or attributed runs when `runs` is set.
+    public var string: String?
+    public var runs: [TextRun]?
+    public var font = "Helvetica"
+    public var fontSize: CGFloat = 36
+    public var foregroundColor: CGColor? = .white
+    public var isWrapped = false
+    public var truncationMode: CATextLayerTruncationMode = .none
+    public var alignmentMode: CATextLayerAlignmentMode = .natural
+    public var allowsFontSubpixelQuantization = false
+    public init() {}
+}
+
+/// `CAGradientLayer`'s properties (§15.2 defaults).
+public struct GradientProperties: Sendable, Equatable {
+    public var colors: [CGColor]?
+    public var locations: [Double]?
+    public var startPoint = CGPoint(x: 0.5, y: 0)
+    public var endPoint = CGPoint(x: 0.5, y: 1)
+    public var type: CAGradientLayerType = .axial
+    public init() {}
+}
+
+/// `CAReplicatorLayer`'s properties (§15.4 defaults).
+public struct ReplicatorProperties: Sendable, Equatable {
+    public var instanceCount = 1
+    public var instanceDelay: CFTimeInterval = 0
+    public var instanceTransform = CATransform3DIdentity
+    public var preservesDepth = false
+    public var instanceColor: CGColor? = .white
+    public var instanceRedOffset: Float = 0
+    public var instanceGreenOffset: Float = 0
+    public var instanceBlueOffset: Float = 0
+    public var instanceAlphaOffset: Float = 0
+    public init() {}
+}
+
+/// `CAEmitterLayer`'s properties (§15.5 defaults); the cells are shared objects.
+public struct EmitterProperties: Sendable, Equatable {
+    public var emitterCells: [EmitterCellProperties]?
+    public var birthRate: Float = 1
+    public var lifetime: Float = 1
+    public var velocity: Float = 1
+    public var scale: Float = 1
+    public var spin: Float = 1
+    public var emitterPosition = CGPoint.zero
+    public var emitterZPosition: CGFloat = 0
+    public var emitterSize = CGSize.zero
+    public var emitterDepth: CGFloat = 0
+    public var emitterShape: CAEmitterLayerEmitterShape = .point
+    public var emitterMode: CAEmitterLayerEmitterMode = .volume
+    public var renderMode: CAEmitterLayerRenderMode = .unordered
+    public var preservesDepth = false
+    public var seed: UInt32 = 0
+    public init() {}
+}
+
+extension LayerProperties {
+    /// The anchor point in bounds coordinates: `(minX + ax·w, minY + ay·h, anchorPointZ)`.
+    public var anchorInBounds: (x: CGFloat, y: CGFloat, z: CGFloat) {
+        (bounds.minX + anchorPoint.x * bounds.width, bounds.minY + anchorPoint.y * bounds.height, anchorPointZ)
+    }
+
+    /// Layer → superlayer-bounds matrix before the parent's sublayerTransform:
+    /// `T(−A) · transform · T(position, zPosition)`.
+    public var transformToSuperlayer: CATransform3D {
+        let a = anchorInBounds
+        return CATransform3DMakeTranslation(-a.x, -a.y, -a.z)
+            .concatenating(transform)
+            .concatenating(CATransform3DMakeTranslation(position.x, position.y, zPosition))
+    }
+
+    /// The matrix a sublayer's placement is followed by: `T(−P_A) · sublayerTransform · T(P_A)`
+    /// (about the anchor's x and y; §11.1), identity when `sublayerTransform` is.
+    public var sublayerTransformAboutAnchor: CATransform3D {
+        guard !sublayerTransform.isIdentity else { return .identity }
+        let a = anchorInBounds
+        return CATransform3DMakeTranslation(-a.x, -a.y, 0)
+            .concatenating(sublayerTransform)
+            .concatenating(CATransform3DMakeTranslation(a.x, a.y, 0))
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Animation
+import Timing
+
+/// Drives a layer tree through time the way a display's frame loop does: it makes the tree live
+/// (so property changes animate implicitly), and at each frame sends delegate messages and
+/// removes finished animations.
+///
+/// Rendering never needs it — a frame at time t depends only on t. It exists for ported code that
+/// relies on `animationDidStop`, `removedOnCompletion` bookkeeping, completion blocks and
+/// implicit animations.
+public final class LayerTimeline {
+    public let root: CALayer
+    /// The time of the last frame.
+    public private(set) var currentTime: CFTimeInterval
+
+    /// Makes `root`'s tree live, starting at `time` (the media clock's time by default).
+    public init(root: CALayer, time: CFTimeInterval? = nil) {
+        self.root = root
+        currentTime = time ?? CATransaction.mediaClock.currentTime
+        root.timeline = self
+        root.forEachLayerInTree { $0.isCommitted = true }
+    }
+
+    deinit { if root.timeline === self { root.timeline = nil } }
+
+    /// Moves to `time`: sets a manual media clock, commits the implicit transaction, marks every
+    /// layer in the tree as shown, then sends `animationDidStart`/`animationDidStop` for windows
+    /// crossed and removes finished `isRemovedOnCompletion` animations.
+    public func advance(to time: CFTimeInterval) {
+        currentTime = time
+        (CATransaction.mediaClock as? ManualMediaClock)?.currentTime = time
+        CATransaction.flush()
+        var layers: [CALayer] = []
+        root.forEachLayerInTree { layers.append($0) }
+        for layer in layers {
+            layer.isCommitted = true
+            guard !layer.attached.isEmpty else { continue }
+            let local = layer.localTime(fromGlobalTime: time)
+            for item in layer.attached {
+                let timing = item.program.timing
+                let elapsed = (local - timing.beginTime) * timing.speed
+                if elapsed >= 0, !item.didStart {
+                    item.didStart = true
+                    item.animation.delegate?.animationDidStart(item.animation)
+                }
+                if elapsed >= timing.activeDuration, !item.didStop {
+                    if !item.didStart {
+                        item.didStart = true
+                        item.animation.delegate?.animationDidStart(item.animation)
+                    }
+                    item.stop(finished: true)
+                }
+            }
+            layer.attached.removeAll { $0.didStop && $0.animation.isRemovedOnCompletion }
+        }
+    }
+}

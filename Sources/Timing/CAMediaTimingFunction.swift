@@ -1,0 +1,114 @@
+import Foundation
+
+/// Names of Core Animation's predefined timing curves. Core Animation: `CAMediaTimingFunctionName`.
+public struct CAMediaTimingFunctionName: RawRepresentable, Hashable, Sendable {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public static let linear = CAMediaTimingFunctionName(rawValue: "linear")
+    public static let easeIn = CAMediaTimingFunctionName(rawValue: "easeIn")
+    public static let easeOut = CAMediaTimingFunctionName(rawValue: "easeOut")
+    public static let easeInEaseOut = CAMediaTimingFunctionName(rawValue: "easeInEaseOut")
+    /// The curve of implicit animations, (0.25, 0.1) (0.25, 1) — CSS's `ease`.
+    public static let `default` = CAMediaTimingFunctionName(rawValue: "default")
+}
+
+/// A cubic Bézier pacing curve from (0,0) to (1,1). Core Animation: `CAMediaTimingFunction`.
+///
+/// Input is clamped to 0…1 (as Core Animation does); output is not, so control points with y
+/// outside 0…1 overshoot. Control-point x values are clamped into 0…1 to keep x(s) monotonic.
+public final class CAMediaTimingFunction: Hashable, Sendable, CustomStringConvertible {
+    /// The two inner control points, stored as 32-bit floats like Core Animation's.
+    public let c1: (x: Float, y: Float)
+    public let c2: (x: Float, y: Float)
+    /// The name it was made from, if any.
+    public let name: CAMediaTimingFunctionName?
+
+    // Polynomial coefficients of x(s) and y(s).
+    private let ax: Double, bx: Double, cx: Double, ay: Double, by: Double, cy: Double
+
+    /// A curve with control points (c1x, c1y) and (c2x, c2y).
+    public convenience init(controlPoints c1x: Float, _ c1y: Float, _ c2x: Float, _ c2y: Float) {
+        self.init(c1x, c1y, c2x, c2y, name: nil)
+    }
+
+    /// One of the predefined curves; an unknown name gives the linear curve.
+    public convenience init(name: CAMediaTimingFunctionName) {
+        switch name {
+        case .easeIn: self.init(0.42, 0, 1, 1, name: name)
+        case .easeOut: self.init(0, 0, 0.58, 1, name: name)
+        case .easeInEaseOut: self.init(0.42, 0, 0.58, 1, name: name)
+        case .default: self.init(0.25, 0.1, 0.25, 1, name: name)
+        default: self.init(0, 0, 1, 1, name: .linear)
+        }
+    }
+
+    private init(_ c1x: Float, _ c1y: Float, _ c2x: Float, _ c2y: Float, name: CAMediaTimingFunctionName?) {
+        c1 = (c1x, c1y); c2 = (c2x, c2y); self.name = name
+        let x1 = Double(min(max(c1x, 0), 1)), x2 = Double(min(max(c2x, 0), 1))
+        let y1 = Double(c1y), y2 = Double(c2y)
+        cx = 3 * x1; bx = 3 * (x2 - x1) - cx; ax = 1 - cx - bx
+        cy = 3 * y1; by = 3 * (y2 - y1) - cy; ay = 1 - cy - by
+    }
+
+    /// Control point `index` (0…3): (0,0), c1, c2, (1,1). Core Animation: `getControlPoint(at:values:)`.
+    public func controlPoint(at index: Int) -> (x: Float, y: Float) {
+        switch index {
+        case 0: (0, 0)
+        case 1: c1
+        case 2: c2
+        default: (1, 1)
+        }
+    }
+
+    /// Core Animation's `getControlPoint(at:values:)`.
+    public func getControlPoint(at index: Int, values: UnsafeMutablePointer<Float>) {
+        let p = controlPoint(at: index)
+        values[0] = p.x; values[1] = p.y
+    }
+
+    /// The curve's output for input fraction `u` (clamped to 0…1).
+    public func solve(_ u: Double) -> Double {
+        if u <= 0 { return 0 }
+        if u >= 1 { return 1 }
+        let s = parameter(forX: u)
+        return ((ay * s + by) * s + cy) * s
+    }
+
+    /// Core Animation's private `_solveForInput:`, kept for ported tests.
+    public func _solve(forInput u: Float) -> Float { Float(solve(Double(u))) }
+
+    private func x(_ s: Double) -> Double { ((ax * s + bx) * s + cx) * s }
+    private func dx(_ s: Double) -> Double { (3 * ax * s + 2 * bx) * s + cx }
+
+    // Newton from s = u (fast, quadratic), then bisection where the slope vanishes.
+    private func parameter(forX u: Double) -> Double {
+        let epsilon = 1e-9
+        var s = u
+        for _ in 0..<8 {
+            let error = x(s) - u
+            if abs(error) < epsilon { return s }
+            let slope = dx(s)
+            if abs(slope) < 1e-6 { break }
+            s -= error / slope
+        }
+        var low = 0.0, high = 1.0
+        s = u
+        for _ in 0..<64 {
+            let value = x(s)
+            if abs(value - u) < epsilon { break }
+            if value < u { low = s } else { high = s }
+            s = (low + high) / 2
+        }
+        return s
+    }
+
+    public static func == (a: CAMediaTimingFunction, b: CAMediaTimingFunction) -> Bool {
+        a.c1 == b.c1 && a.c2 == b.c2
+    }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(c1.x); hasher.combine(c1.y); hasher.combine(c2.x); hasher.combine(c2.y)
+    }
+    public var description: String {
+        name.map { "CAMediaTimingFunction(\($0.rawValue))" } ?? "CAMediaTimingFunction(\(c1.x), \(c1.y), \(c2.x), \(c2.y))"
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// Where a time falls relative to an animation's active window.
+public enum TimingPhase: Sendable, Equatable {
+    case before, active, after
+}
+
+/// The result of mapping parent time into an animation's basic local time (semantics §1.2).
+public struct ResolvedTime: Sendable, Equatable {
+    /// Cycle index (0-based); a cycle of an autoreversing animation spans both legs.
+    public var iteration: Int
+    /// Basic local time within one leg, in `0…duration` seconds.
+    public var basicTime: Double
+    /// `basicTime / duration`, the fraction fed to the timing function.
+    public var fraction: Double
+    public var phase: TimingPhase
+}
+
+/// A value snapshot of `CAMediaTiming`, with the math that maps parent time to local time.
+///
+/// Parent time → active local time → basic local time, as Core Animation documents:
+/// `t_active = (t_parent − beginTime) · speed + timeOffset`, then repetition and autoreverse.
+public struct TimingParameters: Sendable, Equatable {
+    public var beginTime: Double = 0
+    public var duration: Double = 0
+    public var speed: Double = 1
+    public var timeOffset: Double = 0
+    public var repeatCount: Double = 0
+    public var repeatDuration: Double = 0
+    public var autoreverses = false
+    public var fillMode: CAMediaTimingFillMode = .removed
+
+    public init() {}
+
+    /// Copies the timing of any `CAMediaTiming` object.
+    public init(_ timing: some CAMediaTiming) {
+        beginTime = timing.beginTime; duration = timing.duration; speed = Double(timing.speed)
+        timeOffset = timing.timeOffset; repeatCount = Double(timing.repeatCount)
+        repeatDuration = timing.repeatDuration; autoreverses = timing.autoreverses; fillMode = timing.fillMode
+    }
+
+    /// Length of one cycle: the duration, doubled when autoreversing.
+    public var cycleDuration: Double { duration * (autoreverses ? 2 : 1) }
+
+    /// Total active time in local units (∞ for endless repeats). A positive `repeatDuration` wins.
+    public var activeDuration: Double {
+        if repeatDuration > 0 { return repeatDuration }
+        if repeatCount > 0 {
+            return repeatCount >= Double(Float.greatestFiniteMagnitude) ? .infinity : cycleDuration * repeatCount
+        }
+        return cycleDuration
+    }
+
+    /// Maps a parent time into basic local time, or `nil` where the animation has no effect.
+    ///
+    /// The active window is decided on the elapsed time before `timeOffset`; the offset then
+    /// shifts the start inside the cycle with wrap-around. At exactly the end of the active
+    /// window the end of the last cycle shows.
+    public func resolve(parentTime: Double) -> ResolvedTime? {
+        let d = duration
+        guard d > 0, d.isFinite else { return nil }
+        let cycle = cycleDuration
+        let total = activeDuration
+        var elapsed = (parentTime - beginTime) * speed
+        var phase = TimingPhase.active
+        if elapsed < 0 {
+            guard fillMode.fillsBackwards else { return nil }
+            elapsed = 0; phase = .before
+        } else if elapsed > total {
+            guard fillMode.fillsForwards else { return nil }
+            elapsed = total; phase = .after
+        }
+        let local = elapsed + timeOffset
+        var k = (local / cycle).rounded(.down)
+        var r = local - k * cycle
+        if elapsed == total, total > 0, r == 0, local > 0 {
+            k -= 1; r = cycle
+        }
+        if autoreverses, r > d { r = 2 * d - r }
+        r = min(max(r, 0), d)
+        let iteration = k.isFinite ? Int(max(-Double(Int32.max), min(Double(Int32.max), k))) : 0
+        return ResolvedTime(iteration: iteration, basicTime: r, fraction: r / d, phase: phase)
+    }
+
+    /// Parent time → local time for a layer (infinite duration).
+    ///
+    /// Before `beginTime` a layer's local time reads 0 (Core Animation's `convertTime` does so).
+    public func layerLocalTime(parentTime: Double) -> Double {
+        if parentTime < beginTime { return 0 }
+        return (parentTime - beginTime) * speed + timeOffset
+    }
+
+    /// Local time → parent time for a layer; 0 when `speed` is 0 (the mapping has no inverse).
+    public func layerParentTime(localTime: Double) -> Double {
+        if speed == 0 { return 0 }
+        return (localTime - timeOffset) / speed + beginTime
+    }
+
+    /// True for the default timing (begin 0, speed 1, offset 0): an identity step in time conversion.
+    public var isIdentityForLayer: Bool { beginTime == 0 && speed == 1 && timeOffset == 0 }
+}
