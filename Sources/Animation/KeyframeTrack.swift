@@ -203,7 +203,7 @@ struct KeyframeTrack {
         if i < segmentFunctions.count, let f = segmentFunctions[i] { s = f.solve(s) }
         let segment = segments[i]
         let parameter = mode == .paced ? segment.parameter(atLength: CGFloat(s) * segment.length) : CGFloat(s)
-        let d = segment.tangent(at: parameter)
+        let d = segment.direction(at: parameter)
         return atan2(Double(d.dy), Double(d.dx))
     }
 

@@ -9,13 +9,19 @@ extension CALayer {
     /// "now" (the media clock's time in this layer's time space); a nil timing function takes the
     /// transaction's `animationTimingFunction`.
     public func add(_ anim: CAAnimation, forKey key: String?) {
+        add(anim, forKey: key, atMediaTime: CATransaction.mediaClock.currentTime)
+    }
+
+    /// Adds a copy of `anim` as if the media clock read `now` (a `beginTime` of 0 becomes `now`
+    /// converted into this layer's time space). Scene files and exports add at a known time.
+    public func add(_ anim: CAAnimation, forKey key: String?, atMediaTime now: CFTimeInterval) {
         guard let copy = anim.copy() as? CAAnimation else { return }
         if copy.duration <= 0 { copy.duration = CATransaction.animationDuration() }
         if copy.timingFunction == nil, !(copy is CASpringAnimation) {
             copy.timingFunction = CATransaction.animationTimingFunction()
         }
         if copy.beginTime == 0 {
-            copy.beginTime = convertTime(CATransaction.mediaClock.currentTime, from: nil)
+            copy.beginTime = convertTime(now, from: nil)
         }
         if let key { removeAnimation(forKey: key) }
         let program = AnimationProgram.compile(copy, for: properties)

@@ -93,7 +93,7 @@ extension LayerProperties {
             case .spin: return .number(Double(e.spin))
             default: return nil
             }
-        case .plain, .transformLayer:
+        case .plain, .transformLayer, .video:
             return nil
         }
     }
@@ -192,7 +192,7 @@ extension LayerProperties {
             default: return
             }
             content = .emitter(e)
-        case .plain, .transformLayer:
+        case .plain, .transformLayer, .video:
             return
         }
     }

@@ -72,6 +72,8 @@ public struct TransitionState: Sendable, Equatable {
 public enum LayerContentProperties: Sendable, Equatable {
     case plain
     case transformLayer
+    /// Shows the frames of the scene's video (the `AVVideoCompositionCoreAnimationTool` video layer).
+    case video
     case shape(ShapeProperties)
     case text(TextProperties)
     case gradient(GradientProperties)

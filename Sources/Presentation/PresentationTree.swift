@@ -134,6 +134,7 @@ extension LayerContentProperties {
         switch self {
         case .plain: "layer"
         case .transformLayer: "transform"
+        case .video: "video"
         case .shape: "shape"
         case .text: "text"
         case .gradient: "gradient"

@@ -1,0 +1,175 @@
+import Foundation
+import Geometry
+import Animation
+import Layers
+
+/// Loads scene files (scene-format.md) into exactly the layer tree the equivalent Swift calls build.
+///
+/// Strict: unknown keys, wrong types, NaN, out-of-range values and exceeded limits are all errors,
+/// every one listed as `file:line:column: JSON path: reason`, and nothing is returned.
+public enum SceneLoader {
+    /// Loads the scene at `url`; asset paths are relative to its folder.
+    public static func load(contentsOf url: URL) throws(SceneLoadError) -> Scene {
+        let name = url.lastPathComponent
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
+        if let size, size > SceneLimits.maximumFileBytes {
+            throw SceneLoadError(problems: [SceneProblem(file: name, location: nil, path: "",
+                                                         reason: "file is \(size) bytes, over the \(SceneLimits.maximumFileBytes)-byte limit")])
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw SceneLoadError(problems: [SceneProblem(file: name, location: nil, path: "", reason: "cannot read the file")])
+        }
+        var scene = try load(bytes: [UInt8](data), fileName: name, baseDirectory: url.deletingLastPathComponent())
+        scene.fileURL = url
+        return scene
+    }
+
+    /// Loads a scene from bytes; `fileName` names it in errors, `baseDirectory` resolves assets.
+    public static func load(bytes: [UInt8], fileName: String, baseDirectory: URL) throws(SceneLoadError) -> Scene {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes, maxDepth: 2 * SceneLimits.maximumDepth + 16)
+        } catch {
+            throw SceneLoadError(problems: [SceneProblem(file: fileName, location: error.location, path: "",
+                                                         reason: "invalid JSON: \(error.message)")])
+        }
+        let decoder = SceneDecoder(file: fileName, baseDirectory: baseDirectory)
+        let scene = decoder.scene(root)
+        if let scene, decoder.problems.isEmpty { return scene }
+        throw SceneLoadError(problems: decoder.problems.isEmpty
+            ? [SceneProblem(file: fileName, location: nil, path: "", reason: "invalid scene")] : decoder.problems)
+    }
+}
+
+extension SceneDecoder {
+    /// Decodes the top level; nil when a required part is missing (problems say why).
+    func scene(_ node: JSONNode) -> Scene? {
+        guard let top = object(node, "") else { return nil }
+        defer { top.reportUnknownKeys() }
+
+        if let format = top["format"] {
+            if let version = integer(format, "format", in: Int.min...Int.max), version != 1 {
+                fail(format, "format", "unsupported format \(version) (this version of Lamina reads format 1)")
+            }
+        } else {
+            fail(node, "format", "missing required key \"format\"")
+        }
+
+        var width = 0, height = 0
+        if let sizeNode = top["size"] {
+            if let v = numbers(sizeNode, "size", count: 2, what: "a size [w, h]") {
+                let side = 1...Double(SceneLimits.maximumOutputSide)
+                for (i, n) in v.enumerated() where n.rounded() != n || !side.contains(n) {
+                    fail(sizeNode, "size[\(i)]", "\(SceneDecoder.format(n)) must be an integer in 1…\(SceneLimits.maximumOutputSide)")
+                }
+                if v.allSatisfy({ $0.rounded() == $0 && side.contains($0) }) { (width, height) = (Int(v[0]), Int(v[1])) }
+            }
+        } else {
+            fail(node, "size", "missing required key \"size\"")
+        }
+        let scale = top["scale"].flatMap { number($0, "scale", in: 0.01...64) } ?? 1
+        let fps = top["fps"].flatMap { number($0, "fps", in: 0.001...1000) } ?? 30
+        let duration = top["duration"].flatMap { number($0, "duration", in: 0...86_400) }
+        var background: CGColor?
+        if let b = top["background"], let c = color(b, "background", nullable: true) { background = c }
+
+        var assets: [String: SceneAsset] = [:]
+        if let assetsNode = top["assets"], let reader = object(assetsNode, "assets") {
+            for member in reader.members {
+                _ = reader[member.key]
+                if let asset = asset(member.value, reader.path(member.key)) { assets[member.key] = asset }
+            }
+        }
+
+        var video: VideoBinding?
+        if let videoNode = top["video"], let reader = object(videoNode, "video") {
+            let assetName = reader["asset"].flatMap { string($0, reader.path("asset")) }
+            let layerName = reader["layer"].flatMap { string($0, reader.path("layer")) }
+            if !reader.has("asset") { fail(videoNode, "video", "missing required key \"asset\"") }
+            if !reader.has("layer") { fail(videoNode, "video", "missing required key \"layer\"") }
+            reader.reportUnknownKeys()
+            if let assetName, let layerName {
+                if let asset = assets[assetName], asset.kind != .video {
+                    fail(reader["asset"], reader.path("asset"), "asset \"\(assetName)\" is an image, not a video")
+                } else if assets[assetName] == nil {
+                    fail(reader["asset"], reader.path("asset"), "unknown asset \"\(assetName)\"")
+                }
+                video = VideoBinding(asset: assetName, layerName: layerName)
+            }
+        }
+
+        guard let rootNode = top["root"] else {
+            fail(node, "root", "missing required key \"root\"")
+            return nil
+        }
+        self.assets = assets
+        var context = LayerContext(assets: assets)
+        guard let root = layer(rootNode, "root", depth: 0, context: &context) else { return nil }
+        if !root.isPropertySet("bounds"), !root.isPropertySet("frame") {
+            root.layer.bounds = CGRect(x: 0, y: 0, width: Double(width) / scale, height: Double(height) / scale)
+        }
+        if !root.isPropertySet("position"), !root.isPropertySet("frame") {
+            root.layer.position = CGPoint(x: root.layer.bounds.midX, y: root.layer.bounds.midY)
+        }
+        if !root.isPropertySet("contentsScale") { root.layer.contentsScale = scale }
+
+        if let video, problems.isEmpty {
+            var found = false
+            root.layer.forEachLayerInTree { if $0.name == video.layerName { found = true } }
+            if !found { fail(top["video"], "video.layer", "no layer named \"\(video.layerName)\"") }
+        }
+
+        // Animations go on once the whole tree exists: "now" depends on ancestors' timing.
+        for pending in context.pendingAnimations {
+            for (key, animation) in pending.animations {
+                pending.layer.add(animation, forKey: key, atMediaTime: 0)
+            }
+        }
+        guard problems.isEmpty, width > 0, height > 0 else { return nil }
+        return Scene(width: width, height: height, scale: scale, framesPerSecond: fps, duration: duration,
+                     background: background, root: root.layer, assets: assets, video: video, fileURL: nil)
+    }
+
+    private func asset(_ node: JSONNode, _ path: String) -> SceneAsset? {
+        guard let relative = string(node, path) else { return nil }
+        guard !relative.isEmpty else {
+            fail(node, path, "empty asset path")
+            return nil
+        }
+        let url = relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : baseDirectory.appendingPathComponent(relative)
+        let ext = url.pathExtension.lowercased()
+        if ["mp4", "mov", "m4v", "webm", "mkv", "avi"].contains(ext) {
+            guard FileManager.default.isReadableFile(atPath: url.path) else {
+                fail(node, path, "cannot read video \"\(relative)\"")
+                return nil
+            }
+            return SceneAsset(kind: .video, url: url, image: nil)
+        }
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            fail(node, path, "cannot read image \"\(relative)\"")
+            return nil
+        }
+        defer { try? handle.close() }
+        // Sizes live in the first few kilobytes; read no more than that.
+        let header = [UInt8]((try? handle.read(upToCount: 64 * 1024)) ?? Data())
+        switch ImageHeader.read(header) {
+        case .failure(let reason):
+            fail(node, path, "\"\(relative)\": \(reason.reason)")
+            return nil
+        case .success(let info):
+            let limit = SceneLimits.maximumImageSide
+            guard info.width <= limit, info.height <= limit else {
+                fail(node, path, "image \"\(relative)\" is \(info.width)×\(info.height), over the \(limit)×\(limit) limit")
+                return nil
+            }
+            return SceneAsset(kind: .image, url: url, image: CGImage(width: info.width, height: info.height, source: url.path))
+        }
+    }
+}
+
+/// State shared while decoding the layer tree.
+struct LayerContext {
+    let assets: [String: SceneAsset]
+    var layerCount = 0
+    var pendingAnimations: [(layer: CALayer, animations: [(String?, CAAnimation)])] = []
+}
