@@ -1,1 +1,45 @@
-print("lamina")
+import Foundation
+
+// The `lamina` command (spec/cli.md). Exit status: 0 success, 1 the job failed, 2 bad usage.
+
+let usage = """
+usage: lamina <subcommand> [options]
+
+Core Animation's layer-and-animation model for Linux.
+
+subcommands:
+  inspect SCENE --time T [--time T …]   print the presentation tree at each time as JSON lines
+
+Run `lamina <subcommand> --help` for a subcommand's options.
+"""
+
+func fail(_ message: String) {
+    for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
+        FileHandle.standardError.write(Data("lamina: \(line)\n".utf8))
+    }
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let status: Int32
+if arguments.isEmpty || ["--help", "-h", "help"].contains(arguments[0]) {
+    print(usage)
+    status = arguments.isEmpty ? 2 : 0
+} else {
+    let subcommand = arguments.removeFirst()
+    do {
+        switch subcommand {
+        case "inspect": status = try InspectCommand.run(arguments)
+        default: throw UsageError(description: "unknown subcommand \"\(subcommand)\" (see `lamina --help`)")
+        }
+    } catch let error as UsageError {
+        fail(error.description)
+        status = 2
+    } catch let error as JobFailure {
+        fail(error.description)
+        status = 1
+    } catch {
+        fail("\(error)")
+        status = 1
+    }
+}
+exit(status)

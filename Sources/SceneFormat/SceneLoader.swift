@@ -36,8 +36,9 @@ public enum SceneLoader {
         let decoder = SceneDecoder(file: fileName, baseDirectory: baseDirectory)
         let scene = decoder.scene(root)
         if let scene, decoder.problems.isEmpty { return scene }
-        throw SceneLoadError(problems: decoder.problems.isEmpty
-            ? [SceneProblem(file: fileName, location: nil, path: "", reason: "invalid scene")] : decoder.problems)
+        let sorted = decoder.problems.sorted { ($0.location?.offset ?? -1) < ($1.location?.offset ?? -1) }
+        throw SceneLoadError(problems: sorted.isEmpty
+            ? [SceneProblem(file: fileName, location: nil, path: "", reason: "invalid scene")] : sorted)
     }
 }
 
