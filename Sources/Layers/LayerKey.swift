@@ -190,7 +190,7 @@ extension KeyPathField {
             case .scaleX: c.scale.x = n
             case .scaleY: c.scale.y = n
             case .scaleZ: c.scale.z = n
-            case .scale: c.scale = (n, n, n)
+            case .scale: c.scale = SIMD3(n, n, n)
             case .translationX: c.translation.x = n
             case .translationY: c.translation.y = n
             case .translationZ: c.translation.z = n

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Lamina's build and tests need, only those missing.
+# Idempotent and fast when everything is present (one dpkg query, no apt-get).
+set -euo pipefail
+
+# Packages the current targets need. The model has no C dependencies yet; renderers will add
+# EGL/GLES, libpng, libjpeg-turbo, cairo, Pango and ffmpeg here.
+packages=(
+  pkg-config
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "tools/install.sh: installing ${missing[*]}" >&2
+if [ "$(id -u)" -ne 0 ]; then
+  sudo=sudo
+else
+  sudo=
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
