@@ -57,12 +57,26 @@ public struct PreparedPropertyAnimation {
         }
     }
 
+    /// Whether `value(at:underlying:)` reads the underlying (model) value: only when an
+    /// endpoint is missing and no value function supplies its own identity.
+    public var needsUnderlying: Bool {
+        guard valueFunction == nil else { return false }
+        switch source {
+        case .basic(let from, let to, let by), .spring(_, let from, let to, let by):
+            switch (from, to, by) {
+            case (.some, .some, _), (.some, nil, .some), (nil, .some, .some): return false
+            default: return true
+            }
+        case .keyframes: return false
+        }
+    }
+
     /// The animation's value at a resolved time, before `additive` is applied.
     ///
     /// - Parameter underlying: the property's model value (Core Animation's "current value" for
     ///   missing `fromValue`/`toValue`), in the property's own type.
-    public func value(at time: ResolvedTime, underlying: AnimatableValue) -> AnimatableValue {
-        let base: AnimatableValue = valueFunction?.identityInput ?? underlying
+    public func value(at time: ResolvedTime, underlying: AnimatableValue?) -> AnimatableValue {
+        let base: AnimatableValue = valueFunction?.identityInput ?? underlying ?? .number(0)
         var result: AnimatableValue
         switch source {
         case .basic(let from, let to, let by):

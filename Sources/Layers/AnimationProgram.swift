@@ -53,8 +53,8 @@ indirect enum AnimationProgram {
         switch self {
         case .property(let path, let prepared):
             guard let time = prepared.timing.resolve(parentTime: parentTime),
-                  !(removedOnCompletion && time.phase == .after),
-                  let underlying = model.value(at: path) else { return }
+                  !(removedOnCompletion && time.phase == .after) else { return }
+            let underlying = prepared.needsUnderlying ? model.value(at: path) : nil
             let value = prepared.value(at: time, underlying: underlying)
             if prepared.isAdditive, let current = state.value(at: path) {
                 state.setValue(current.adding(value), at: path)

@@ -115,15 +115,23 @@ public struct PresentationTree: Sendable {
                 visit(mask, parent: index, parentTime: localTime, siblingIndex: 0, depth: depth + 1,
                       isMask: true, parentHidden: hidden)
             }
-            var children: [(index: Int, z: CGFloat, order: Int)] = []
-            for (i, sublayer) in (layer.sublayers ?? []).enumerated() {
-                let childIndex = layers.count
+            guard let sublayers = layer.sublayers else { return }
+            var children: [Int] = []
+            children.reserveCapacity(sublayers.count)
+            var needsSort = false
+            for (i, sublayer) in sublayers.enumerated() {
+                children.append(layers.count)
                 visit(sublayer, parent: index, parentTime: localTime, siblingIndex: i, depth: depth + 1,
                       isMask: false, parentHidden: hidden)
-                children.append((childIndex, layers[childIndex].properties.zPosition, i))
+                needsSort = needsSort || layers[children[i]].properties.zPosition != 0
             }
-            children.sort { ($0.z, $0.order) < ($1.z, $1.order) }
-            layers[index].sublayersInDrawingOrder = children.map(\.index)
+            if needsSort {
+                // Stable by zPosition: equal depths keep array order.
+                children = children.enumerated()
+                    .sorted { (layers[$0.element].properties.zPosition, $0.offset) < (layers[$1.element].properties.zPosition, $1.offset) }
+                    .map(\.element)
+            }
+            layers[index].sublayersInDrawingOrder = children
         }
     }
 }
