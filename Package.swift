@@ -24,7 +24,7 @@ let package = Package(
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "TimingTests", dependencies: ["Timing"]),
         .testTarget(name: "AnimationTests", dependencies: ["Animation"]),
-        .testTarget(name: "LayersTests", dependencies: ["Layers", "Presentation"]),
+        .testTarget(name: "LayersTests", dependencies: ["Layers", "Presentation", "SceneFormat"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation"]),
         .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "Lamina"], resources: []),
     ],

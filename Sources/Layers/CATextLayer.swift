@@ -23,18 +23,55 @@ open class CATextLayer: CALayer {
         }
     }
 
-    /// The text: a `String`, an `NSAttributedString`, or `[TextRun]` for attributed runs.
+    /// The value `string` was set to, handed back unchanged by the getter.
+    private var assignedString: Any?
+
+    public required init() { super.init() }
+
+    public required init(layer: Any) {
+        super.init(layer: layer)
+        assignedString = (layer as? CATextLayer)?.assignedString
+    }
+
+    /// The text: a `String`, an `NSAttributedString` (its font, size and colour attributes become
+    /// runs), or `[TextRun]`.
     public var string: Any? {
-        get { text.runs.map { $0 as Any } ?? text.string }
+        get { assignedString ?? text.runs.map { $0 as Any } ?? text.string }
         set {
+            assignedString = newValue
             switch newValue {
             case let runs as [TextRun]: set(nil, \.runs, runs); set(nil, \.string, runs.map(\.text).joined())
-            case let attributed as NSAttributedString: set(nil, \.runs, nil); set(nil, \.string, attributed.string)
+            case let attributed as NSAttributedString:
+                set(nil, \.runs, Self.runs(of: attributed)); set(nil, \.string, attributed.string)
             case let plain as String: set(nil, \.runs, nil); set(nil, \.string, plain)
             default: set(nil, \.runs, nil); set(nil, \.string, nil)
             }
         }
     }
+
+    /// One run per attribute range: font name and size from `.font` (a `UIFont` or a name),
+    /// colour from `.foregroundColor` (a `CGColor` or `UIColor`).
+    static func runs(of attributed: NSAttributedString) -> [TextRun] {
+        var runs: [TextRun] = []
+        let whole = NSRange(location: 0, length: attributed.length)
+        let text = attributed.string as NSString
+        attributed.enumerateAttributes(in: whole, options: []) { attributes, range, _ in
+            var run = TextRun(text: text.substring(with: range))
+            switch attributes[.font] {
+            case let font as UIFont: run.font = font.fontName; run.fontSize = font.pointSize
+            case let name as String: run.font = name
+            default: break
+            }
+            switch attributes[.foregroundColor] {
+            case let color as CGColor: run.color = color
+            case let color as UIColor: run.color = color.cgColor
+            default: break
+            }
+            runs.append(run)
+        }
+        return runs
+    }
+
     /// The font: a font name (`String`) or a `UIFont`. Its own size is ignored; `fontSize` rules.
     public var font: Any? {
         get { text.font }
@@ -65,4 +102,11 @@ public struct UIFont: Hashable, Sendable {
     public static func systemFont(ofSize size: CGFloat) -> UIFont { UIFont(fontName: "Helvetica", pointSize: size) }
     public static func boldSystemFont(ofSize size: CGFloat) -> UIFont { UIFont(fontName: "Helvetica-Bold", pointSize: size) }
     private init(fontName: String, pointSize: CGFloat) { self.fontName = fontName; self.pointSize = pointSize }
+}
+
+extension NSAttributedString.Key {
+    /// The font of a run (`UIFont` or a font name), with Apple's raw value.
+    public static let font = NSAttributedString.Key(rawValue: "NSFont")
+    /// The colour of a run (`CGColor` or `UIColor`), with Apple's raw value.
+    public static let foregroundColor = NSAttributedString.Key(rawValue: "NSColor")
 }
