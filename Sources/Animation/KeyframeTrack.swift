@@ -63,6 +63,10 @@ struct KeyframeTrack {
         }
         var times: [Double]
         switch mode {
+        case .discrete where a.path != nil:
+            // Each segment's start point holds for an equal share of the time (§4.4).
+            let m = n - 1
+            times = (0...m).map { Double($0) / Double(m) }
         case .discrete:
             if valid(given, count: n + 1), given.last == 1 { times = given }
             else if valid(given, count: n) { times = given + [1] }  // the common n-entry form
@@ -168,6 +172,7 @@ struct KeyframeTrack {
         if mode == .discrete {
             var j = 0
             for (i, t) in keyTimes.enumerated() where t <= u { j = i }
+            if case .path(let segments) = source { return .point(segments[min(j, segments.count - 1)].start) }
             return keyframe(min(j, n - 1))
         }
         // Segment i with k_i ≤ u ≤ k_{i+1}.

@@ -48,10 +48,8 @@ extension CALayer {
     }
 
     /// Runs the action for a non-property event (`onOrderIn`, `onOrderOut`, `transition`), if any.
-    func runAction(forKey event: String) {
-        guard isInLiveTree, !CATransaction.disableActions() else { return }
+    func runAction(forKey event: String, evenIfUncommitted: Bool = false) {
+        guard evenIfUncommitted || isInLiveTree, !CATransaction.disableActions() else { return }
         action(forKey: event)?.run(forKey: event, object: self, arguments: nil)
     }
-
-    func runOrderAction(_ event: String) { runAction(forKey: event) }
 }

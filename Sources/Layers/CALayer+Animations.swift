@@ -70,7 +70,11 @@ extension CALayer {
 
     /// A copy of the layer with every active animation applied at the media clock's current time;
     /// its sublayers and mask are presentation copies too. Core Animation: `presentation()`.
+    ///
+    /// Nil for a layer that was never shown (not in a tree driven by a `LayerTimeline`), as on
+    /// Apple; `PresentationTree.evaluate(_:at:)` evaluates any tree at any time.
     public func presentation() -> Self? {
+        guard isCommitted else { return nil }
         let now = CATransaction.mediaClock.currentTime
         let parentTime = (superlayer ?? maskOwner)?.localTime(fromGlobalTime: now) ?? now
         return makePresentation(parentTime: parentTime) as? Self

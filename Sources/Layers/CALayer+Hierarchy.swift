@@ -33,7 +33,8 @@ extension CALayer {
         let position = min(Int(index), sublayerStorage.count)
         sublayerStorage.insert(layer, at: position)
         layer.superlayer = self
-        layer.runOrderAction(kCAOnOrderIn)
+        // The new layer has never been shown; what matters is that it joins a live tree.
+        if isInLiveTree { layer.runAction(forKey: kCAOnOrderIn, evenIfUncommitted: true) }
     }
 
     /// Inserts `layer` just below `sibling` (at the bottom when `sibling` is not a sublayer).
@@ -72,7 +73,7 @@ extension CALayer {
             maskOwner = nil
         }
         guard let parent = superlayer else { return }
-        runOrderAction(kCAOnOrderOut)
+        runAction(forKey: kCAOnOrderOut)
         parent.sublayerStorage.removeAll { $0 === self }
         superlayer = nil
     }

@@ -140,9 +140,14 @@ open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
         get { properties.opacity }
         set { update(.opacity, \.opacity, newValue) }
     }
+    /// Hidden layers and their sublayers are not drawn; (un)hiding runs `onOrderOut`/`onOrderIn`.
     public var isHidden: Bool {
         get { properties.isHidden }
-        set { update(.hidden, \.isHidden, newValue) }
+        set {
+            guard newValue != properties.isHidden else { return }
+            update(.hidden, \.isHidden, newValue)
+            runAction(forKey: newValue ? kCAOnOrderOut : kCAOnOrderIn)
+        }
     }
     public var backgroundColor: CGColor? {
         get { properties.backgroundColor }

@@ -1,0 +1,250 @@
+import XCTest
+import Foundation
+@testable import SceneFormat
+import Lamina
+
+/// The built `lamina` executable (spec/cli.md): exit statuses, `lamina: ` error lines, and
+/// `lamina inspect` JSON lines (spec/scene-format.md).
+final class InspectCommandTests: XCTestCase {
+    /// `lamina` next to the test bundle (`.build/<triple>/debug/`), or under the package's `.build`.
+    private static let executable: URL? = {
+        var folders: [URL] = []
+        if let first = CommandLine.arguments.first {
+            folders.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        folders.append(Bundle.main.bundleURL)
+        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        folders += Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        let packageRoot = SceneTestSupport.testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
+        folders.append(packageRoot.appendingPathComponent(".build/debug"))
+        folders.append(packageRoot.appendingPathComponent(".build/release"))
+        return folders.map { $0.appendingPathComponent("lamina") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    private struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+        var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+    }
+
+    private var workDirectory: URL!
+
+    override func setUpWithError() throws {
+        workDirectory = try SceneTestSupport.makeTemporaryDirectory()
+    }
+
+    override func tearDown() {
+        if let workDirectory { try? FileManager.default.removeItem(at: workDirectory) }
+    }
+
+    /// Runs `lamina arguments` in the work folder; output goes through files (no pipe can fill up).
+    private func lamina(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Run {
+        guard let executable = Self.executable else {
+            XCTFail("the lamina executable was not found next to the tests; run `swift build --build-tests` first", file: file, line: line)
+            throw XCTSkip("no lamina executable")
+        }
+        let outURL = workDirectory.appendingPathComponent("stdout-\(UUID().uuidString)")
+        let errURL = workDirectory.appendingPathComponent("stderr-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = workDirectory
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return Run(status: process.terminationStatus,
+                   stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+                   stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    private func writeScene(_ name: String, _ json: String) throws -> URL {
+        let url = workDirectory.appendingPathComponent(name)
+        try Data(json.utf8).write(to: url)
+        return url
+    }
+
+    /// A root named "stage" with a named, animated box and an unnamed shape.
+    private let validScene = """
+    {"format": 1, "size": [200, 100], "scale": 2,
+     "root": {"name": "stage", "sublayers": [
+       {"name": "box", "bounds": [0, 0, 20, 10], "position": [30, 40], "backgroundColor": "#ff0000",
+        "animations": [{"type": "basic", "keyPath": "opacity", "fromValue": 1, "toValue": 0, "duration": 2,
+                        "timingFunction": "linear"},
+                       {"type": "basic", "keyPath": "position.x", "toValue": 130, "duration": 2,
+                        "timingFunction": "linear"}]},
+       {"type": "shape", "path": {"rect": [0, 0, 5, 5]}, "fillColor": null}
+     ]}}
+    """
+
+    // MARK: - Usage
+
+    func testHelpExitsZeroAndMentionsInspect() throws {
+        let run = try lamina(["--help"])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertTrue(run.stdout.contains("inspect"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("usage"), run.stdout)
+        XCTAssertEqual(run.stderr, "")
+    }
+
+    func testInspectHelpExitsZero() throws {
+        let run = try lamina(["inspect", "--help"])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertTrue(run.stdout.contains("lamina inspect SCENE --time T"), run.stdout)
+        XCTAssertEqual(run.stderr, "")
+    }
+
+    func testNoArgumentsIsAUsageError() throws {
+        let run = try lamina([])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue((run.stdout + run.stderr).contains("usage: lamina"), "the usage is shown")
+    }
+
+    func testUnknownSubcommandIsOneUsageLine() throws {
+        let run = try lamina(["frobnicate", "scene.json"])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(run.stderrLines.count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("lamina: "), run.stderr)
+        XCTAssertTrue(run.stderr.contains("\"frobnicate\""), run.stderr)
+    }
+
+    func testInspectWithoutTimeIsAUsageError() throws {
+        let scene = try writeScene("scene.json", validScene)
+        let run = try lamina(["inspect", scene.path])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(run.stderrLines, ["lamina: inspect needs at least one --time"])
+
+        let dangling = try lamina(["inspect", scene.path, "--time"])
+        XCTAssertEqual(dangling.status, 2)
+        XCTAssertEqual(dangling.stderrLines, ["lamina: option --time needs a value"])
+    }
+
+    func testNonNumericTimeIsAUsageError() throws {
+        let scene = try writeScene("scene.json", validScene)
+        for text in ["soon", "nan", "inf", "1s", ""] {
+            let run = try lamina(["inspect", scene.path, "--time", text])
+            XCTAssertEqual(run.status, 2, "--time \(text)")
+            XCTAssertEqual(run.stdout, "", "--time \(text)")
+            XCTAssertEqual(run.stderrLines.count, 1, "--time \(text): \(run.stderr)")
+            XCTAssertTrue(run.stderr.hasPrefix("lamina: "), run.stderr)
+            XCTAssertTrue(run.stderr.contains("--time"), run.stderr)
+        }
+        let known = try lamina(["inspect", scene.path, "--time", "soon"])
+        XCTAssertEqual(known.stderrLines, ["lamina: --time soon is not a finite number of seconds"])
+    }
+
+    // MARK: - inspect
+
+    func testInspectPrintsOneJSONLinePerTime() throws {
+        let scene = try writeScene("scene.json", validScene)
+        let run = try lamina(["inspect", scene.path, "--time", "0", "--time=1.5"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+        let lines = run.stdoutLines
+        XCTAssertEqual(lines.count, 2, run.stdout)
+        guard lines.count == 2 else { return }
+        let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(objects.count, 2, "every line is one JSON object")
+        guard objects.count == 2 else { return }
+        XCTAssertEqual(objects.map { $0["time"] as? Double }, [0, 1.5])
+
+        func layers(_ i: Int) -> [[String: Any]] { objects[i]["layers"] as? [[String: Any]] ?? [] }
+        func layer(_ i: Int, _ path: String) -> [String: Any]? { layers(i).first { $0["path"] as? String == path } }
+        // Depth-first, a layer before its sublayers; an unnamed layer is its index.
+        XCTAssertEqual(layers(0).compactMap { $0["path"] as? String }, ["stage", "stage/box", "stage/#1"])
+        XCTAssertEqual(layers(0).compactMap { $0["type"] as? String }, ["layer", "layer", "shape"])
+
+        let root = layer(0, "stage")
+        XCTAssertEqual(root?["bounds"] as? [Double], [0, 0, 100, 50])
+        XCTAssertEqual(root?["position"] as? [Double], [50, 25])
+        XCTAssertEqual(root?["contentsScale"] as? Double, 2)
+        XCTAssertEqual(root?["name"] as? String, "stage")
+        XCTAssertTrue(root?["backgroundColor"] is NSNull, "a nil colour prints as null")
+
+        let box0 = layer(0, "stage/box"), box1 = layer(1, "stage/box")
+        XCTAssertEqual(box0?["opacity"] as? Double, 1)
+        XCTAssertEqual(box1?["opacity"] as? Double ?? -1, 0.25, accuracy: 1e-6)
+        XCTAssertEqual(box0?["position"] as? [Double], [30, 40])
+        XCTAssertEqual(box1?["position"] as? [Double], [105, 40])
+        XCTAssertEqual(box1?["frame"] as? [Double], [95, 35, 20, 10])
+        XCTAssertEqual(box0?["backgroundColor"] as? [Double], [1, 0, 0, 1], "colours print as [r, g, b, a]")
+        XCTAssertEqual(box0?["transform"] as? [Double], [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+                       "transforms print as 16 numbers")
+        XCTAssertEqual(box0?["hidden"] as? Bool, false)
+
+        let shape = layers(1).count == 3 ? layers(1)[2] : nil  // by position: its "path" is checked above
+        XCTAssertTrue(shape?["fillColor"] is NSNull)
+        // The shape's path prints as its SVG path data (under whatever key does not clash with the layer path).
+        let pathData = CGPath(rect: CGRect(x: 0, y: 0, width: 5, height: 5), transform: nil).description
+        XCTAssertTrue(shape?.values.contains { $0 as? String == pathData } == true, "the shape's path data \(pathData) is printed")
+
+        // No layer object repeats a key: a shape layer's "path" property must not shadow the layer's
+        // "path" (JSON readers keep only one of two equal keys).
+        for line in lines {
+            guard case .object(let top)? = try? JSONParser.parse(line).value,
+                  case .array(let layerNodes)? = top.first(where: { $0.key == "layers" })?.value.value else {
+                XCTFail("the line does not parse: \(line)")
+                continue
+            }
+            for node in layerNodes {
+                guard case .object(let members) = node.value else { continue }
+                let keys = members.map(\.key)
+                let repeated = Set(keys.filter { key in keys.filter { $0 == key }.count > 1 })
+                XCTAssertTrue(repeated.isEmpty, "a layer object repeats the keys \(repeated.sorted()): \(keys)")
+            }
+        }
+
+        // The same lines the library writes for the loaded scene.
+        let loaded = try SceneLoader.load(contentsOf: scene)
+        let encoder = PresentationJSON(scene: loaded)
+        XCTAssertEqual(lines, [0, 1.5].map { encoder.line(for: PresentationTree.evaluate(loaded.root, at: $0)) })
+    }
+
+    func testInspectOfAMalformedSceneListsEveryProblem() throws {
+        let source = SceneTestSupport.malformedDirectory.appendingPathComponent("48-several-problems.json")
+        let scene = workDirectory.appendingPathComponent("broken.json")
+        try FileManager.default.copyItem(at: source, to: scene)
+        let run = try lamina(["inspect", scene.path, "--time", "0"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stdout, "", "nothing is printed for a refused scene")
+        let lines = run.stderrLines
+        XCTAssertGreaterThanOrEqual(lines.count, 6, run.stderr)
+        for line in lines {
+            XCTAssertTrue(line.hasPrefix("lamina: broken.json:"), "every line starts with lamina: and names the file: \(line)")
+        }
+        // One line per problem, in the loader's order.
+        var expected: [String] = []
+        do { _ = try SceneLoader.load(contentsOf: scene) } catch { expected = error.problems.map { "lamina: \($0)" } }
+        XCTAssertEqual(lines, expected)
+        XCTAssertEqual(lines.first, "lamina: broken.json:5:16: root.opacity: 2 is out of range 0…1")
+        XCTAssertEqual(lines.last, "lamina: broken.json:16:3: fsp: unknown key \"fsp\" (did you mean \"fps\"?)")
+    }
+
+    func testInspectOfInvalidJSONIsOneLine() throws {
+        let scene = try writeScene("comma.json", "{\"format\": 1, \"size\": [8, 8], \"root\": {},}")
+        let run = try lamina(["inspect", scene.path, "--time", "0"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(run.stderrLines, ["lamina: comma.json:1:41: invalid JSON: trailing comma in object"])
+    }
+
+    func testInspectOfAMissingFileNamesIt() throws {
+        let run = try lamina(["inspect", "no-such-scene.json", "--time", "0"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertEqual(run.stderrLines.count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("lamina: "), run.stderr)
+        XCTAssertTrue(run.stderr.contains("no-such-scene.json"), run.stderr)
+    }
+}
