@@ -21,9 +21,12 @@ func fail(_ message: String) {
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let status: Int32
-if arguments.isEmpty || ["--help", "-h", "help"].contains(arguments[0]) {
+if arguments.isEmpty {
+    FileHandle.standardError.write(Data((usage + "\n").utf8))
+    status = 2
+} else if ["--help", "-h", "help"].contains(arguments[0]) {
     print(usage)
-    status = arguments.isEmpty ? 2 : 0
+    status = 0
 } else {
     let subcommand = arguments.removeFirst()
     do {

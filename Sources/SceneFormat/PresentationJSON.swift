@@ -95,7 +95,7 @@ public struct PresentationJSON {
             add("isWrapped", Self.bool(t.isWrapped))
             add("truncationMode", Self.string(t.truncationMode.rawValue))
         case .shape(let s):
-            add("path", Self.path(s.path))
+            add("shapePath", Self.path(s.path))  // "path" is the layer's own path here
             add("fillColor", Self.color(s.fillColor))
             add("fillRule", Self.string(s.fillRule == .evenOdd ? "evenOdd" : "nonZero"))
             add("strokeColor", Self.color(s.strokeColor))

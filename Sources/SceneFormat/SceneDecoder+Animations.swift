@@ -16,7 +16,8 @@ extension SceneDecoder {
             return nil
         }
         guard let r = object(node, path) else { return nil }
-        defer { r.reportUnknownKeys() }
+        var stoppedEarly = true
+        defer { if !stoppedEarly { r.reportUnknownKeys() } }
         var key: String?
         if allowKey, let n = r["key"] { key = string(n, r.path("key")) }
         guard let typeNode = r["type"] else {
@@ -59,6 +60,7 @@ extension SceneDecoder {
         if let spring = animation as? CASpringAnimation, !r.has("duration") {
             spring.duration = spring.settlingDuration  // a spring without a duration lasts until it settles
         }
+        stoppedEarly = false
         return (key, animation)
     }
 
@@ -84,7 +86,7 @@ extension SceneDecoder {
         case .array:
             guard let v = numbers(node, path, count: 4, what: "control points [x1, y1, x2, y2]") else { return nil }
             for i in [0, 2] where !(0...1).contains(v[i]) {
-                fail(node, "\(path)[\(i)]", "control point x \(SceneDecoder.format(v[i])) is out of range 0…1")
+                fail(element(node, i), "\(path)[\(i)]", "control point x \(SceneDecoder.format(v[i])) is out of range 0…1")
                 return nil
             }
             return CAMediaTimingFunction(controlPoints: Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]))
@@ -196,7 +198,7 @@ extension SceneDecoder {
         case .contents:
             guard let name = string(node, path) else { return nil }
             guard let asset = assets[name] else {
-                fail(node, path, "unknown asset \"\(name)\"")
+                reportMissingAsset(name, node, path)
                 return nil
             }
             guard let image = asset.image else {

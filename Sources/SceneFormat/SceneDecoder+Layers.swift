@@ -91,12 +91,12 @@ extension SceneDecoder {
         if let n = r["anchorPointZ"], let v = number(n, r.path("anchorPointZ")) { layer.anchorPointZ = v }
         if let n = r["transform"], let v = transform(n, r.path("transform")) { layer.transform = v }
         if let n = r["bounds"], let v = rect(n, r.path("bounds")) {
-            if v.width < 0 || v.height < 0 { fail(n, r.path("bounds"), "bounds width and height must not be negative") } else { layer.bounds = v }
+            if v.size.width < 0 || v.size.height < 0 { fail(n, r.path("bounds"), "bounds width and height must not be negative") } else { layer.bounds = v }
         }
         if let n = r["position"], let v = point(n, r.path("position")) { layer.position = v }
         // frame after anchor and transform: it depends on both.
         if let n = r["frame"], let v = rect(n, r.path("frame")) {
-            if v.width < 0 || v.height < 0 { fail(n, r.path("frame"), "frame width and height must not be negative") } else { layer.frame = v }
+            if v.size.width < 0 || v.size.height < 0 { fail(n, r.path("frame"), "frame width and height must not be negative") } else { layer.frame = v }
         }
         if let n = r["zPosition"], let v = number(n, r.path("zPosition")) { layer.zPosition = v }
         if let n = r["sublayerTransform"], let v = transform(n, r.path("sublayerTransform")) { layer.sublayerTransform = v }
@@ -158,7 +158,7 @@ extension SceneDecoder {
     func image(_ node: JSONNode, _ path: String, context: LayerContext) -> CGImage? {
         guard let name = string(node, path) else { return nil }
         guard let asset = context.assets[name] else {
-            fail(node, path, "unknown asset \"\(name)\"")
+            reportMissingAsset(name, node, path)
             return nil
         }
         guard let image = asset.image else {
@@ -166,6 +166,13 @@ extension SceneDecoder {
             return nil
         }
         return image
+    }
+
+    /// Reports a reference to an asset that does not exist; a declared asset that failed to load
+    /// was reported where it was declared, so it is not reported again.
+    func reportMissingAsset(_ name: String, _ node: JSONNode, _ path: String) {
+        guard !declaredAssetNames.contains(name) else { return }
+        fail(node, path, "unknown asset \"\(name)\"")
     }
 
     private func textProperties(_ r: ObjectReader, _ layer: CATextLayer) {
@@ -180,7 +187,6 @@ extension SceneDecoder {
                     guard let run = object(item, itemPath) else { continue }
                     guard let textNode = run["text"], let text = string(textNode, run.path("text")) else {
                         if !run.has("text") { fail(item, itemPath, "missing required key \"text\"") }
-                        run.reportUnknownKeys()
                         continue
                     }
                     let font = run["font"].flatMap { string($0, run.path("font")) }

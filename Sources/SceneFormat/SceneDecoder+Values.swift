@@ -34,7 +34,7 @@ extension SceneDecoder {
         case .array:
             guard let v = numbers(node, path, count: 4, what: "a colour [r, g, b, a]") else { return nil }
             for (i, c) in v.enumerated() where !(0...1).contains(c) {
-                fail(node, "\(path)[\(i)]", "colour component \(SceneDecoder.format(c)) is out of range 0…1")
+                fail(element(node, i), "\(path)[\(i)]", "colour component \(SceneDecoder.format(c)) is out of range 0…1")
                 return nil
             }
             return .some(CGColor(red: v[0], green: v[1], blue: v[2], alpha: v[3]))
@@ -47,7 +47,14 @@ extension SceneDecoder {
     /// 16 numbers (row-major) or a list of operations applied in order.
     func transform(_ node: JSONNode, _ path: String) -> CATransform3D? {
         guard let items = array(node, path) else { return nil }
-        if items.count == 16, items.allSatisfy({ if case .number = $0.value { true } else { false } }) {
+        // Anything but objects means a matrix was meant: check it as one.
+        if items.contains(where: { if case .object = $0.value { false } else { true } }) {
+            guard items.count == 16 else {
+                let allNumbers = items.allSatisfy { if case .number = $0.value { true } else { false } }
+                let noun = allNumbers ? "number" : "element"
+                fail(node, path, "expected 16 numbers or a list of transform operations, found \(items.count) \(noun)\(items.count == 1 ? "" : "s")")
+                return nil
+            }
             return numbers(node, path, count: 16, what: "16 numbers").flatMap { CATransform3D(rowMajor: $0) }
         }
         var result = CATransform3D.identity

@@ -8,6 +8,10 @@ final class SceneDecoder {
     private(set) var problems: [SceneProblem] = []
     /// The scene's assets, once read (animations of `contents` name them).
     var assets: [String: SceneAsset] = [:]
+    /// Every name under `assets`, loadable or not.
+    var declaredAssetNames: Set<String> = []
+    /// Problems past the cap, counted so the list can say how many were left out.
+    private(set) var omittedProblems = 0
     /// Problems are capped so a pathological file cannot produce unbounded output.
     static let problemLimit = 200
 
@@ -17,13 +21,25 @@ final class SceneDecoder {
     }
 
     func fail(_ node: JSONNode?, _ path: String, _ reason: String) {
-        guard problems.count < Self.problemLimit else { return }
-        problems.append(SceneProblem(file: file, location: node?.location, path: path, reason: reason))
+        record(SceneProblem(file: file, location: node?.location, path: path, reason: reason))
     }
 
     func fail(at location: JSONLocation, _ path: String, _ reason: String) {
-        guard problems.count < Self.problemLimit else { return }
-        problems.append(SceneProblem(file: file, location: location, path: path, reason: reason))
+        record(SceneProblem(file: file, location: location, path: path, reason: reason))
+    }
+
+    private func record(_ problem: SceneProblem) {
+        guard problems.count < Self.problemLimit else {
+            omittedProblems += 1
+            return
+        }
+        problems.append(problem)
+    }
+
+    /// Element `i` of an array node (the node itself when it is not an array that long).
+    func element(_ node: JSONNode, _ i: Int) -> JSONNode {
+        if case .array(let items) = node.value, i < items.count { return items[i] }
+        return node
     }
 
     /// An object's members with unknown-key and duplicate-key checking.

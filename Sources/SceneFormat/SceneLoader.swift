@@ -17,7 +17,8 @@ public enum SceneLoader {
                                                          reason: "file is \(size) bytes, over the \(SceneLimits.maximumFileBytes)-byte limit")])
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw SceneLoadError(problems: [SceneProblem(file: name, location: nil, path: "", reason: "cannot read the file")])
+            let reason = FileManager.default.fileExists(atPath: url.path) ? "cannot read the file" : "no such file"
+            throw SceneLoadError(problems: [SceneProblem(file: url.relativePath, location: nil, path: "", reason: reason)])
         }
         var scene = try load(bytes: [UInt8](data), fileName: name, baseDirectory: url.deletingLastPathComponent())
         scene.fileURL = url
@@ -30,13 +31,21 @@ public enum SceneLoader {
         do {
             root = try JSONParser.parse(bytes, maxDepth: 2 * SceneLimits.maximumDepth + 16)
         } catch {
-            throw SceneLoadError(problems: [SceneProblem(file: fileName, location: error.location, path: "",
-                                                         reason: "invalid JSON: \(error.message)")])
+            // The reader's container limit is about twice the layer limit; name the one users know.
+            let reason = error.message.hasPrefix("nesting deeper than")
+                ? "nested deeper than \(SceneLimits.maximumDepth) layers (JSON \(error.message))"
+                : "invalid JSON: \(error.message)"
+            throw SceneLoadError(problems: [SceneProblem(file: fileName, location: error.location, path: "", reason: reason)])
         }
         let decoder = SceneDecoder(file: fileName, baseDirectory: baseDirectory)
         let scene = decoder.scene(root)
         if let scene, decoder.problems.isEmpty { return scene }
-        let sorted = decoder.problems.sorted { ($0.location?.offset ?? -1) < ($1.location?.offset ?? -1) }
+        var sorted = decoder.problems.sorted { ($0.location?.offset ?? -1) < ($1.location?.offset ?? -1) }
+        if decoder.omittedProblems > 0 {
+            let n = decoder.omittedProblems
+            sorted.append(SceneProblem(file: fileName, location: nil, path: "",
+                                       reason: "… and \(n) more problem\(n == 1 ? "" : "s") not listed"))
+        }
         throw SceneLoadError(problems: sorted.isEmpty
             ? [SceneProblem(file: fileName, location: nil, path: "", reason: "invalid scene")] : sorted)
     }
@@ -61,7 +70,7 @@ extension SceneDecoder {
             if let v = numbers(sizeNode, "size", count: 2, what: "a size [w, h]") {
                 let side = 1...Double(SceneLimits.maximumOutputSide)
                 for (i, n) in v.enumerated() where n.rounded() != n || !side.contains(n) {
-                    fail(sizeNode, "size[\(i)]", "\(SceneDecoder.format(n)) must be an integer in 1…\(SceneLimits.maximumOutputSide)")
+                    fail(element(sizeNode, i), "size[\(i)]", "\(SceneDecoder.format(n)) must be an integer in 1…\(SceneLimits.maximumOutputSide)")
                 }
                 if v.allSatisfy({ $0.rounded() == $0 && side.contains($0) }) { (width, height) = (Int(v[0]), Int(v[1])) }
             }
@@ -76,6 +85,7 @@ extension SceneDecoder {
 
         var assets: [String: SceneAsset] = [:]
         if let assetsNode = top["assets"], let reader = object(assetsNode, "assets") {
+            declaredAssetNames = Set(reader.members.map(\.key))
             for member in reader.members {
                 _ = reader[member.key]
                 if let asset = asset(member.value, reader.path(member.key)) { assets[member.key] = asset }
@@ -103,6 +113,11 @@ extension SceneDecoder {
             fail(node, "root", "missing required key \"root\"")
             return nil
         }
+        // Limits are checked before any layer is made.
+        if let overflow = Self.firstLayerOverLimit(rootNode, path: "root") {
+            fail(overflow.node, overflow.path, "more than \(SceneLimits.maximumLayers) layers")
+            return nil
+        }
         self.assets = assets
         var context = LayerContext(assets: assets)
         guard let root = layer(rootNode, "root", depth: 0, context: &context) else { return nil }
@@ -117,7 +132,7 @@ extension SceneDecoder {
         if let video, problems.isEmpty {
             var found = false
             root.layer.forEachLayerInTree { if $0.name == video.layerName { found = true } }
-            if !found { fail(top["video"], "video.layer", "no layer named \"\(video.layerName)\"") }
+            if !found { fail(top["video"]?.member("layer")?.value, "video.layer", "no layer named \"\(video.layerName)\"") }
         }
 
         // Animations go on once the whole tree exists: "now" depends on ancestors' timing.
@@ -173,4 +188,25 @@ struct LayerContext {
     let assets: [String: SceneAsset]
     var layerCount = 0
     var pendingAnimations: [(layer: CALayer, animations: [(String?, CAAnimation)])] = []
+}
+
+extension SceneDecoder {
+    /// The first layer object past `SceneLimits.maximumLayers` in document order (pre-order:
+    /// a layer, its mask, its sublayers), found by walking the JSON without building anything.
+    static func firstLayerOverLimit(_ root: JSONNode, path: String) -> (node: JSONNode, path: String)? {
+        var count = 0
+        var stack: [(JSONNode, String)] = [(root, path)]
+        while let (node, path) = stack.popLast() {
+            guard case .object(let members) = node.value else { continue }
+            count += 1
+            if count > SceneLimits.maximumLayers { return (node, path) }
+            var children: [(JSONNode, String)] = []
+            if let mask = members.first(where: { $0.key == "mask" }) { children.append((mask.value, path + ".mask")) }
+            if let sublayers = members.first(where: { $0.key == "sublayers" }), case .array(let items) = sublayers.value.value {
+                for (i, item) in items.enumerated() { children.append((item, "\(path).sublayers[\(i)]")) }
+            }
+            stack.append(contentsOf: children.reversed())
+        }
+        return nil
+    }
 }

@@ -48,8 +48,8 @@ final class InspectCommandTests: XCTestCase {
         }
         let outURL = workDirectory.appendingPathComponent("stdout-\(UUID().uuidString)")
         let errURL = workDirectory.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
         let process = Process()
         process.executableURL = executable
