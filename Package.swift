@@ -26,7 +26,7 @@ let package = Package(
         .testTarget(name: "AnimationTests", dependencies: ["Animation"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "Presentation", "SceneFormat"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation"]),
-        .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "Lamina"], exclude: ["Malformed"]),
+        .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "Lamina"], exclude: ["Malformed", "FuzzRegressions"]),
     ],
     swiftLanguageModes: [.v6]
 )
