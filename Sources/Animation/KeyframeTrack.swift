@@ -10,6 +10,9 @@ struct KeyframeTrack {
         case path([PathSegment])
     }
 
+    /// Arc-length tables of the path's segments, for paced timing.
+    private(set) var arcTables: [ArcLengthTable] = []
+
     let source: Source
     let mode: CAAnimationCalculationMode
     /// Boundary times, one per keyframe (plus one more in discrete mode).
@@ -82,7 +85,9 @@ struct KeyframeTrack {
         if mode == .paced || mode == .cubicPaced {
             var lengths: [Double] = []
             switch source {
-            case .path(let segments): lengths = segments.map { Double($0.length) }
+            case .path(let segments):
+                arcTables = segments.map { ArcLengthTable($0) }
+                lengths = arcTables.map { Double($0.length) }
             case .values(let v):
                 for i in 0..<max(0, v.count - 1) {
                     guard let d = v[i].distance(to: v[i + 1]) else { lengths = []; break }
@@ -185,8 +190,9 @@ struct KeyframeTrack {
         switch source {
         case .path(let segments):
             let segment = segments[i]
-            if mode == .paced {
-                return .point(segment.point(at: segment.parameter(atLength: CGFloat(s) * segment.length)))
+            if mode == .paced, i < arcTables.count {
+                let table = arcTables[i]
+                return .point(segment.point(at: table.parameter(atLength: CGFloat(s) * table.length)))
             }
             return .point(segment.point(at: CGFloat(s)))
         case .values(let v):
@@ -207,7 +213,8 @@ struct KeyframeTrack {
         var s = span > 0 ? min(max((u - keyTimes[i]) / span, 0), 1) : 0
         if i < segmentFunctions.count, let f = segmentFunctions[i] { s = f.solve(s) }
         let segment = segments[i]
-        let parameter = mode == .paced ? segment.parameter(atLength: CGFloat(s) * segment.length) : CGFloat(s)
+        let parameter = mode == .paced && i < arcTables.count
+            ? arcTables[i].parameter(atLength: CGFloat(s) * arcTables[i].length) : CGFloat(s)
         let d = segment.direction(at: parameter)
         return atan2(Double(d.dy), Double(d.dx))
     }

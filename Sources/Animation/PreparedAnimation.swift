@@ -4,7 +4,9 @@ import Timing
 
 /// A property animation with its values converted to the animated property's type, ready to be
 /// sampled every frame without touching `Any` (built once, when the animation is added).
-public struct PreparedPropertyAnimation {
+///
+/// A class so each frame's evaluation borrows it instead of copying its values.
+public final class PreparedPropertyAnimation {
     enum Source {
         case basic(from: AnimatableValue?, to: AnimatableValue?, by: AnimatableValue?)
         case spring(SpringMotion, from: AnimatableValue?, to: AnimatableValue?, by: AnimatableValue?)
@@ -20,6 +22,14 @@ public struct PreparedPropertyAnimation {
     public let valueFunction: CAValueFunction?
     public let rotationMode: CAAnimationRotationMode?
     let source: Source
+    /// Whether `value(at:underlying:)` reads the underlying (model) value: only when an
+    /// endpoint is missing and no value function supplies its own identity.
+    public let needsUnderlying: Bool
+    /// Start and end when they do not depend on the underlying value (resolved once).
+    private let fixedEndpoints: (start: AnimatableValue, end: AnimatableValue)?
+    /// Basic and spring animations of numbers, points, sizes, rects and colours — nearly all
+    /// animations — are evaluated on four-component vectors, without intermediate enum values.
+    private let vector: VectorEndpoints?
 
     /// Prepares `animation` for a property of type `kind`; `nil` when it cannot animate it
     /// (a keyframe animation with no usable values, or a transition or group).
@@ -55,20 +65,24 @@ public struct PreparedPropertyAnimation {
         default:
             return nil
         }
-    }
-
-    /// Whether `value(at:underlying:)` reads the underlying (model) value: only when an
-    /// endpoint is missing and no value function supplies its own identity.
-    public var needsUnderlying: Bool {
-        guard valueFunction == nil else { return false }
+        var needs = false
+        var fixed: (AnimatableValue, AnimatableValue)?
         switch source {
         case .basic(let from, let to, let by), .spring(_, let from, let to, let by):
             switch (from, to, by) {
-            case (.some, .some, _), (.some, nil, .some), (nil, .some, .some): return false
-            default: return true
+            case (.some, .some, _), (.some, nil, .some), (nil, .some, .some): break
+            default: needs = valueFunction == nil
             }
-        case .keyframes: return false
+            if !needs {
+                let base = valueFunction?.identityInput ?? .number(0)
+                fixed = Self.endpoints(from: from, to: to, by: by, underlying: base)
+            }
+        case .keyframes:
+            break
         }
+        needsUnderlying = needs
+        fixedEndpoints = fixed
+        vector = valueFunction == nil ? VectorEndpoints(source) : nil
     }
 
     /// The animation's value at a resolved time, before `additive` is applied.
@@ -76,18 +90,22 @@ public struct PreparedPropertyAnimation {
     /// - Parameter underlying: the property's model value (Core Animation's "current value" for
     ///   missing `fromValue`/`toValue`), in the property's own type.
     public func value(at time: ResolvedTime, underlying: AnimatableValue?) -> AnimatableValue {
+        if let vector, let result = vector.value(at: time, underlying: underlying, timingFunction: timingFunction,
+                                                   cumulative: isCumulative) {
+            return result
+        }
         let base: AnimatableValue = valueFunction?.identityInput ?? underlying ?? .number(0)
         var result: AnimatableValue
         switch source {
         case .basic(let from, let to, let by):
-            let (start, end) = Self.endpoints(from: from, to: to, by: by, underlying: base)
+            let (start, end) = fixedEndpoints ?? Self.endpoints(from: from, to: to, by: by, underlying: base)
             let f = timingFunction?.solve(time.fraction) ?? time.fraction
             result = start.interpolated(to: end, fraction: f)
             if isCumulative, time.iteration > 0 {
                 result = end.scaled(by: Double(time.iteration)).adding(result)
             }
         case .spring(let motion, let from, let to, let by):
-            let (start, end) = Self.endpoints(from: from, to: to, by: by, underlying: base)
+            let (start, end) = fixedEndpoints ?? Self.endpoints(from: from, to: to, by: by, underlying: base)
             result = Self.extrapolate(start, end, motion.progress(at: time.basicTime))
             if isCumulative, time.iteration > 0 {
                 result = end.scaled(by: Double(time.iteration)).adding(result)
@@ -134,5 +152,73 @@ public struct PreparedPropertyAnimation {
         default:
             return start.interpolated(to: end, fraction: min(max(p, 0), 1))
         }
+    }
+}
+
+/// From/to/by of a basic or spring animation as vectors, with the from/to/by rules of §3.1
+/// applied on the fly against the underlying value.
+struct VectorEndpoints {
+    let kind: AnimatableValueKind
+    let from: SIMD4<Double>?, to: SIMD4<Double>?, by: SIMD4<Double>?
+    let spring: SpringMotion?
+
+    init?(_ source: PreparedPropertyAnimation.Source) {
+        let parts: (AnimatableValue?, AnimatableValue?, AnimatableValue?)
+        switch source {
+        case .basic(let f, let t, let b): parts = (f, t, b); spring = nil
+        case .spring(let motion, let f, let t, let b): parts = (f, t, b); spring = motion
+        case .keyframes: return nil
+        }
+        guard let kind = (parts.0 ?? parts.1 ?? parts.2)?.kind,
+              [.number, .point, .size, .rect, .color].contains(kind) else { return nil }
+        for part in [parts.0, parts.1, parts.2] {
+            if let part, Self.vector(part) == nil || part.kind != kind { return nil }
+        }
+        self.kind = kind
+        from = parts.0.flatMap(Self.vector); to = parts.1.flatMap(Self.vector); by = parts.2.flatMap(Self.vector)
+    }
+
+    static func vector(_ v: AnimatableValue) -> SIMD4<Double>? {
+        switch v {
+        case .number(let n): SIMD4(n, 0, 0, 0)
+        case .point(let p): SIMD4(Double(p.x), Double(p.y), 0, 0)
+        case .size(let s): SIMD4(Double(s.width), Double(s.height), 0, 0)
+        case .rect(let r): SIMD4(Double(r.origin.x), Double(r.origin.y), Double(r.size.width), Double(r.size.height))
+        case .color(let c?): SIMD4(Double(c.red), Double(c.green), Double(c.blue), Double(c.alpha))
+        default: nil
+        }
+    }
+
+    func value(_ v: SIMD4<Double>) -> AnimatableValue {
+        switch kind {
+        case .number: .number(v.x)
+        case .point: .point(CGPoint(x: v.x, y: v.y))
+        case .size: .size(CGSize(width: v.x, height: v.y))
+        case .rect: .rect(CGRect(x: v.x, y: v.y, width: v.z, height: v.w))
+        default: .color(CGColor(red: v.x, green: v.y, blue: v.z, alpha: v.w))
+        }
+    }
+
+    /// The value at a resolved time; nil when the underlying value is not a vector (a nil colour).
+    func value(at time: ResolvedTime, underlying: AnimatableValue?, timingFunction: CAMediaTimingFunction?,
+               cumulative: Bool) -> AnimatableValue? {
+        let start: SIMD4<Double>, end: SIMD4<Double>
+        switch (from, to, by) {
+        case (let f?, let t?, _): (start, end) = (f, t)
+        case (let f?, nil, let b?): (start, end) = (f, f + b)
+        case (nil, let t?, let b?): (start, end) = (t - b, t)
+        default:
+            guard let underlying, let u = Self.vector(underlying) else { return nil }
+            switch (from, to, by) {
+            case (let f?, nil, nil): (start, end) = (f, u)
+            case (nil, let t?, nil): (start, end) = (u, t)
+            case (nil, nil, let b?): (start, end) = (u, u + b)
+            default: (start, end) = (u, u)
+            }
+        }
+        let p = spring.map { $0.progress(at: time.basicTime) } ?? (timingFunction?.solve(time.fraction) ?? time.fraction)
+        var v = start + (end - start) * p
+        if cumulative, time.iteration > 0 { v += end * Double(time.iteration) }
+        return value(v)
     }
 }

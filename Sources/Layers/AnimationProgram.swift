@@ -49,12 +49,13 @@ indirect enum AnimationProgram {
     /// - Parameters:
     ///   - model: the model values, which from/to/by resolve against (§3.1).
     ///   - removedOnCompletion: whether the animation stops having an effect after its window.
-    func apply(parentTime: Double, model: LayerProperties, to state: inout LayerProperties, removedOnCompletion: Bool) {
+    func apply(parentTime: Double, model: UnsafePointer<LayerProperties>, to state: inout LayerProperties,
+               removedOnCompletion: Bool) {
         switch self {
         case .property(let path, let prepared):
             guard let time = prepared.timing.resolve(parentTime: parentTime),
                   !(removedOnCompletion && time.phase == .after) else { return }
-            let underlying = prepared.needsUnderlying ? model.value(at: path) : nil
+            let underlying = prepared.needsUnderlying ? model.pointee.value(at: path) : nil
             let value = prepared.value(at: time, underlying: underlying)
             if prepared.isAdditive, let current = state.value(at: path) {
                 state.setValue(current.adding(value), at: path)
@@ -90,11 +91,14 @@ final class AttachedAnimation {
     let animation: CAAnimation
     let program: AnimationProgram
     let completion: CompletionGroup?
+    /// The copy's `isRemovedOnCompletion`, read once (the copy is the layer's own).
+    let isRemovedOnCompletion: Bool
     var didStart = false
     var didStop = false
 
     init(key: String?, animation: CAAnimation, program: AnimationProgram, completion: CompletionGroup?) {
         self.key = key; self.animation = animation; self.program = program; self.completion = completion
+        isRemovedOnCompletion = animation.isRemovedOnCompletion
         completion?.animationAdded()
     }
 

@@ -141,6 +141,13 @@ extension KeyPathField {
             case .sizeWidth: return .number(r.size.width)
             default: return .number(r.size.height)
             }
+        case .transform(let t) where t.isIdentity:
+            // The common case needs no decomposition.
+            switch self {
+            case .scaleX, .scaleY, .scaleZ, .scale: return .number(1)
+            case .translation: return .size(.zero)
+            default: return .number(0)
+            }
         case .transform(let t):
             let c = t.components ?? TransformComponents()
             switch self {
@@ -181,6 +188,7 @@ extension KeyPathField {
             }
             return .rect(r)
         case .transform(let t):
+            if t.isIdentity, let direct = identityWrite(n, field) { return .transform(direct) }
             // Decompose, replace the field, recompose as S · R · T (§10) keeping perspective.
             var c = t.components ?? TransformComponents()
             switch self {
@@ -199,6 +207,27 @@ extension KeyPathField {
             }
             return .transform(c.transform)
         default: return value
+        }
+    }
+}
+
+extension KeyPathField {
+    /// Writing one field into the identity transform, without decomposing it.
+    func identityWrite(_ n: Double, _ field: AnimatableValue) -> CATransform3D? {
+        switch self {
+        case .rotationX: CATransform3DMakeRotation(n, 1, 0, 0)
+        case .rotationY: CATransform3DMakeRotation(n, 0, 1, 0)
+        case .rotationZ, .rotation: CATransform3DMakeRotation(n, 0, 0, 1)
+        case .scaleX: CATransform3DMakeScale(n, 1, 1)
+        case .scaleY: CATransform3DMakeScale(1, n, 1)
+        case .scaleZ: CATransform3DMakeScale(1, 1, n)
+        case .scale: CATransform3DMakeScale(n, n, n)
+        case .translationX: CATransform3DMakeTranslation(n, 0, 0)
+        case .translationY: CATransform3DMakeTranslation(0, n, 0)
+        case .translationZ: CATransform3DMakeTranslation(0, 0, n)
+        case .translation:
+            if case .size(let s) = field { CATransform3DMakeTranslation(s.width, s.height, 0) } else { nil }
+        default: nil
         }
     }
 }

@@ -175,12 +175,22 @@ extension LayerProperties {
     }
 
     /// Layer → superlayer-bounds matrix before the parent's sublayerTransform:
-    /// `T(−A) · transform · T(position, zPosition)`.
+    /// `T(−A) · transform · T(position, zPosition)`, computed without full matrix products.
     public var transformToSuperlayer: CATransform3D {
         let a = anchorInBounds
-        return CATransform3DMakeTranslation(-a.x, -a.y, -a.z)
-            .concatenating(transform)
-            .concatenating(CATransform3DMakeTranslation(position.x, position.y, zPosition))
+        var m = transform
+        // T(−A)·M changes only the last row: row3 − (ax·row0 + ay·row1 + az·row2).
+        m.m41 -= a.x * m.m11 + a.y * m.m21 + a.z * m.m31
+        m.m42 -= a.x * m.m12 + a.y * m.m22 + a.z * m.m32
+        m.m43 -= a.x * m.m13 + a.y * m.m23 + a.z * m.m33
+        m.m44 -= a.x * m.m14 + a.y * m.m24 + a.z * m.m34
+        // M·T(p) adds w·p to every row's x, y, z.
+        let (px, py, pz) = (position.x, position.y, zPosition)
+        m.m11 += m.m14 * px; m.m12 += m.m14 * py; m.m13 += m.m14 * pz
+        m.m21 += m.m24 * px; m.m22 += m.m24 * py; m.m23 += m.m24 * pz
+        m.m31 += m.m34 * px; m.m32 += m.m34 * py; m.m33 += m.m34 * pz
+        m.m41 += m.m44 * px; m.m42 += m.m44 * py; m.m43 += m.m44 * pz
+        return m
     }
 
     /// The matrix a sublayer's placement is followed by: `T(−P_A) · sublayerTransform · T(P_A)`

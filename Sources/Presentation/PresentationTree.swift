@@ -67,53 +67,73 @@ public struct PresentationTree: Sendable {
     /// Evaluates `root` at absolute time `time`. Pure: reads the model tree, changes nothing.
     public static func evaluate(_ root: CALayer, at time: Double) -> PresentationTree {
         var builder = Builder()
-        builder.layers.reserveCapacity(64)
-        builder.visit(root, parent: nil, parentTime: time, siblingIndex: 0, depth: 0,
-                      isMask: false, parentHidden: false)
+        var count = 0
+        root.forEachLayerInTree { _ in count += 1 }
+        builder.layers.reserveCapacity(count)
+        builder.visit(root, parent: nil, siblingIndex: 0, depth: 0, isMask: false,
+                      parentFrame: ParentFrame(time: time))
         return PresentationTree(time: time, layers: builder.layers)
+    }
+
+    /// What a child needs from its parent, computed once per parent (copying a whole
+    /// `PresentedLayer` per child would cost more than the child itself).
+    private struct ParentFrame {
+        var index: Int?
+        var localTime: Double
+        var hidden = false
+        /// `T(−anchor) · sublayerTransform · T(anchor)` followed by the geometry flip; nil if identity.
+        var sublayerMatrix: CATransform3D?
+        /// The parent's plane → root: its transformToRoot, flattened (z dropped) unless it is a
+        /// transform layer.
+        var planeToRoot = CATransform3D.identity
+        /// The parent's own transformToRoot flattened, for masks (always in their owner's plane).
+        var flattenedToRoot = CATransform3D.identity
+        /// The rendering context children are drawn into.
+        var childContext: Int?
+
+        init(time: Double) { localTime = time }
     }
 
     private struct Builder {
         var layers: [PresentedLayer] = []
-        static let flatten: CATransform3D = CATransform3DMakeScale(1, 1, 0)
 
-        mutating func visit(_ layer: CALayer, parent: Int?, parentTime: Double, siblingIndex: Int, depth: Int,
-                            isMask: Bool, parentHidden: Bool) {
-            let localTime = layer.properties.timing.layerLocalTime(parentTime: parentTime)
+        mutating func visit(_ layer: CALayer, parent: Int?, siblingIndex: Int, depth: Int, isMask: Bool,
+                            parentFrame: ParentFrame) {
+            let localTime = layer.properties.timing.layerLocalTime(parentTime: parentFrame.localTime)
             let values = layer.presentationProperties(atLocalTime: localTime)
-            // Recompute the placement from presented values (animations move layers).
             var placement = values.transformToSuperlayer
-            var context: Int?
-            var toRoot: CATransform3D
-            if let parent {
-                let p = layers[parent]
-                if !isMask {
-                    placement = placement.concatenating(p.properties.sublayerTransformAboutAnchor)
-                    if p.properties.isGeometryFlipped {
-                        let b = p.properties.bounds
-                        placement = placement
-                            .concatenating(CATransform3DMakeTranslation(0, -b.minY, 0))
-                            .concatenating(CATransform3DMakeScale(1, -1, 1))
-                            .concatenating(CATransform3DMakeTranslation(0, b.maxY, 0))
-                    }
-                }
-                let parentFlattens = p.properties.content != .transformLayer
-                toRoot = placement.concatenating(parentFlattens ? Self.flatten : .identity).concatenating(p.transformToRoot)
-                context = parentFlattens ? parent : p.renderingContext
-            } else {
+            let toRoot: CATransform3D
+            if parent == nil {
                 toRoot = placement
+            } else if isMask {
+                toRoot = placement.concatenating(parentFrame.flattenedToRoot)
+            } else {
+                if let matrix = parentFrame.sublayerMatrix { placement = placement.concatenating(matrix) }
+                toRoot = placement.concatenating(parentFrame.planeToRoot)
             }
-            let hidden = parentHidden || values.isHidden
+            let hidden = parentFrame.hidden || values.isHidden
             let index = layers.count
+
+            // What this layer's children need, before `values` moves into the array.
+            var frame = ParentFrame(time: localTime)
+            frame.index = index
+            frame.hidden = hidden
+            frame.sublayerMatrix = Self.sublayerMatrix(values)
+            let flattened = toRoot.flattened
+            frame.flattenedToRoot = flattened
+            let isTransformLayer = values.content == .transformLayer
+            frame.planeToRoot = isTransformLayer ? toRoot : flattened
+            frame.childContext = isTransformLayer ? (isMask ? parent : parentFrame.childContext) : index
+            let typeName = values.content.typeName
+
             layers.append(PresentedLayer(
-                index: index, parent: parent, depth: depth, siblingIndex: siblingIndex, typeName: values.content.typeName,
+                index: index, parent: parent, depth: depth, siblingIndex: siblingIndex, typeName: typeName,
                 properties: values, localTime: localTime, transformToParent: placement, transformToRoot: toRoot,
-                renderingContext: context, mask: nil, isMask: isMask, sublayersInDrawingOrder: [],
-                isEffectivelyHidden: hidden, layerID: ObjectIdentifier(layer)))
+                renderingContext: isMask ? parent : parentFrame.childContext, mask: nil, isMask: isMask,
+                sublayersInDrawingOrder: [], isEffectivelyHidden: hidden, layerID: ObjectIdentifier(layer)))
             if let mask = layer.mask {
                 layers[index].mask = layers.count
-                visit(mask, parent: index, parentTime: localTime, siblingIndex: 0, depth: depth + 1,
-                      isMask: true, parentHidden: hidden)
+                visit(mask, parent: index, siblingIndex: 0, depth: depth + 1, isMask: true, parentFrame: frame)
             }
             guard let sublayers = layer.sublayers else { return }
             var children: [Int] = []
@@ -121,8 +141,7 @@ public struct PresentationTree: Sendable {
             var needsSort = false
             for (i, sublayer) in sublayers.enumerated() {
                 children.append(layers.count)
-                visit(sublayer, parent: index, parentTime: localTime, siblingIndex: i, depth: depth + 1,
-                      isMask: false, parentHidden: hidden)
+                visit(sublayer, parent: index, siblingIndex: i, depth: depth + 1, isMask: false, parentFrame: frame)
                 needsSort = needsSort || layers[children[i]].properties.zPosition != 0
             }
             if needsSort {
@@ -133,6 +152,30 @@ public struct PresentationTree: Sendable {
             }
             layers[index].sublayersInDrawingOrder = children
         }
+
+        /// The matrix after a sublayer's own placement: sublayerTransform about the anchor, then
+        /// the geometry flip; nil when both are identities.
+        static func sublayerMatrix(_ p: LayerProperties) -> CATransform3D? {
+            let hasSublayerTransform = !p.sublayerTransform.isIdentity
+            guard hasSublayerTransform || p.isGeometryFlipped else { return nil }
+            var m = p.sublayerTransformAboutAnchor
+            if p.isGeometryFlipped {
+                // y ↦ minY + maxY − y: measured from the top of the bounds.
+                m = m.concatenating(CATransform3D(m11: 1, m12: 0, m13: 0, m14: 0, m21: 0, m22: -1, m23: 0, m24: 0,
+                                                  m31: 0, m32: 0, m33: 1, m34: 0,
+                                                  m41: 0, m42: p.bounds.minY + p.bounds.maxY, m43: 0, m44: 1))
+            }
+            return m
+        }
+    }
+}
+
+extension CATransform3D {
+    /// `F · self` with `F = diag(1, 1, 0, 1)`: drops the z input, as flattening into a plane does.
+    var flattened: CATransform3D {
+        var m = self
+        (m.m31, m.m32, m.m33, m.m34) = (0, 0, 0, 0)
+        return m
     }
 }
 

@@ -28,7 +28,13 @@ public struct TimingParameters: Sendable, Equatable {
     public var repeatCount: Double = 0
     public var repeatDuration: Double = 0
     public var autoreverses = false
-    public var fillMode: CAMediaTimingFillMode = .removed
+    /// What shows outside the active window; the two flags below are derived from it once, so
+    /// evaluation compares booleans rather than strings.
+    public var fillMode: CAMediaTimingFillMode = .removed {
+        didSet { (fillsForwards, fillsBackwards) = (fillMode.fillsForwards, fillMode.fillsBackwards) }
+    }
+    private(set) var fillsForwards = false
+    private(set) var fillsBackwards = false
 
     public init() {}
 
@@ -37,6 +43,7 @@ public struct TimingParameters: Sendable, Equatable {
         beginTime = timing.beginTime; duration = timing.duration; speed = Double(timing.speed)
         timeOffset = timing.timeOffset; repeatCount = Double(timing.repeatCount)
         repeatDuration = timing.repeatDuration; autoreverses = timing.autoreverses; fillMode = timing.fillMode
+        (fillsForwards, fillsBackwards) = (fillMode.fillsForwards, fillMode.fillsBackwards)  // didSet does not run in init
     }
 
     /// Length of one cycle: the duration, doubled when autoreversing.
@@ -64,10 +71,10 @@ public struct TimingParameters: Sendable, Equatable {
         var elapsed = (parentTime - beginTime) * speed
         var phase = TimingPhase.active
         if elapsed < 0 {
-            guard fillMode.fillsBackwards else { return nil }
+            guard fillsBackwards else { return nil }
             elapsed = 0; phase = .before
         } else if elapsed > total {
-            guard fillMode.fillsForwards else { return nil }
+            guard fillsForwards else { return nil }
             elapsed = total; phase = .after
         }
         let local = elapsed + timeOffset

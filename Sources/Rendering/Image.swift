@@ -1,0 +1,34 @@
+import Foundation
+
+/// A frame or texture in memory: RGBA, 8 bits per channel, premultiplied alpha, top row first.
+///
+/// This is the currency between stages: renderers produce it, image I/O reads and writes it,
+/// comparisons diff it.
+public struct Image: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// `width · height · 4` bytes, row by row from the top.
+    public var pixels: [UInt8]
+
+    /// A transparent image; `nil` when a side is not positive or the size overflows.
+    public init?(width: Int, height: Int) {
+        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else { return nil }
+        self.width = width
+        self.height = height
+        pixels = [UInt8](repeating: 0, count: width * height * 4)
+    }
+
+    /// Wraps existing pixels; `nil` when their count does not match the size.
+    public init?(width: Int, height: Int, pixels: [UInt8]) {
+        guard width > 0, height > 0, pixels.count == width * height * 4 else { return nil }
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// The premultiplied RGBA of pixel (x, y), (0, 0) being the top left.
+    public subscript(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        let i = (y * width + x) * 4
+        return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Geometry
+import Layers
+
+/// A colour with premultiplied alpha, components 0…1 (what blending works on).
+public struct PremultipliedColor: Sendable, Equatable, CustomStringConvertible {
+    public var red: Float, green: Float, blue: Float, alpha: Float
+    public init(red: Float, green: Float, blue: Float, alpha: Float) {
+        (self.red, self.green, self.blue, self.alpha) = (red, green, blue, alpha)
+    }
+    /// Premultiplies a straight-alpha sRGB colour.
+    public init(_ c: CGColor) {
+        let a = Float(min(max(c.alpha, 0), 1))
+        self.init(red: Float(min(max(c.red, 0), 1)) * a, green: Float(min(max(c.green, 0), 1)) * a,
+                  blue: Float(min(max(c.blue, 0), 1)) * a, alpha: a)
+    }
+    public static let clear = PremultipliedColor(red: 0, green: 0, blue: 0, alpha: 0)
+    public var description: String { String(format: "rgba(%.3f, %.3f, %.3f, %.3f)", red, green, blue, alpha) }
+}
+
+/// What a draw item covers its rectangle with.
+public enum Paint: Sendable, Equatable {
+    case solid(PremultipliedColor)
+    /// A layer's contents image; `source` is the normalised part of the image (top-left origin).
+    case image(CGImage, source: CGRect, minification: CALayerContentsFilter, magnification: CALayerContentsFilter)
+    /// The result of an earlier offscreen pass; `source` is the normalised part of it.
+    case pass(Int, source: CGRect)
+}
+
+/// A rounded rectangle in an item's local coordinates: the coverage shape of backgrounds,
+/// borders and clipped composites (§11.5).
+public struct RoundedShape: Sendable, Equatable {
+    public var rect: CGRect
+    public var radius: CGFloat
+    public var corners: CACornerMask
+    public var continuous: Bool
+    public init(rect: CGRect, radius: CGFloat, corners: CACornerMask = .all, continuous: Bool = false) {
+        // A radius larger than half the shorter side is clamped to it (§11.5 [inf]).
+        self.rect = rect
+        self.radius = max(0, min(radius, min(rect.width, rect.height) / 2))
+        self.corners = corners
+        self.continuous = continuous
+    }
+    public var isRounded: Bool { radius > 0 && !corners.isEmpty }
+}
+
+/// One textured or coloured quad: the rectangle `rect` of a layer's plane, mapped into the pass's
+/// pixel space by `transform` (row vectors; divide by w), painted, shaped, faded.
+public struct DrawItem: Sendable, Equatable {
+    /// The layer it comes from (a presentation path), for printing and debugging.
+    public var layer: String
+    /// What part of the layer it draws: `background`, `contents`, `border`, `group`, …
+    public var role: String
+    public var transform: CATransform3D
+    public var rect: CGRect
+    public var paint: Paint
+    public var opacity: Float
+    /// Coverage is limited to this rounded rectangle (nil: the whole `rect`).
+    public var shape: RoundedShape?
+    /// Only a ring of this width inside `shape` (or `rect`) is covered.
+    public var borderWidth: CGFloat?
+    /// Anti-alias the quad's outer edges (`allowsEdgeAntialiasing`) where they are not pixel-aligned.
+    public var antialiasEdges: Bool
+    /// Pixels outside this rectangle of the pass are not touched (an axis-aligned clip).
+    public var scissor: CGRect?
+
+    public init(layer: String, role: String, transform: CATransform3D, rect: CGRect, paint: Paint, opacity: Float,
+                shape: RoundedShape? = nil, borderWidth: CGFloat? = nil, antialiasEdges: Bool = false, scissor: CGRect? = nil) {
+        self.layer = layer; self.role = role; self.transform = transform; self.rect = rect; self.paint = paint
+        self.opacity = opacity; self.shape = shape; self.borderWidth = borderWidth
+        self.antialiasEdges = antialiasEdges; self.scissor = scissor
+    }
+}
+
+/// One render target and what is drawn into it, in order (source-over, premultiplied).
+public struct RenderPass: Sendable, Equatable {
+    public var id: Int
+    public var width: Int
+    public var height: Int
+    /// Why the pass exists: `frame`, or the offscreen reason (`group opacity`, `masksToBounds`, …).
+    public var purpose: String
+    public var clearColor: PremultipliedColor
+    public var items: [DrawItem]
+}
+
+/// Everything a backend needs to draw one frame: passes in execution order, the last one being
+/// the frame itself. A value that prints as text, so its logic is tested without pixels.
+public struct RenderPlan: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var passes: [RenderPass]
+
+    /// The pass that produces the frame.
+    public var framePass: RenderPass { passes[passes.count - 1] }
+}
