@@ -24,7 +24,9 @@ public enum AnimatableValue: Sendable, Equatable {
     case size(CGSize)
     case rect(CGRect)
     case color(CGColor?)
-    case transform(CATransform3D)
+    /// Boxed: a transform is 128 bytes, and keeping it inline made every value (numbers included)
+    /// that large to copy.
+    indirect case transform(CATransform3D)
     case path(CGPath?)
     case bool(Bool)
     case contents(ContentsValue)

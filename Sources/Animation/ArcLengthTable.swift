@@ -36,14 +36,26 @@ struct ArcLengthTable {
         let t0 = CGFloat(low) * step
         let span = lengths[high] - lengths[low]
         var t = t0 + (span > 0 ? (distance - lengths[low]) / span : 0) * step
-        // Newton on L(t) = L(t0) + ∫ |B'|, measured from the bracket start (a short interval).
+        // Newton on L(t) = L(t0) + ∫ |B'|, measured from the bracket start: the interval is at most
+        // 1/16 of a smooth curve, where a fixed 5-point Gauss rule is exact to ~1e-10.
         for _ in 0..<3 {
-            let error = lengths[low] + segment.length(from: t0, to: t) - distance
+            let error = lengths[low] + gaussLength(from: t0, to: t) - distance
             if abs(error) <= 1e-10 * total { break }
             let speed = segment.tangent(at: t).length
             guard speed > 0 else { break }
             t = min(max(t - error / speed, t0), t0 + step)
         }
         return t
+    }
+
+    private static let nodes: [(x: CGFloat, w: CGFloat)] = [
+        (0, 0.5688888888888889), (-0.5384693101056831, 0.47862867049936647), (0.5384693101056831, 0.47862867049936647),
+        (-0.9061798459386640, 0.23692688505618908), (0.9061798459386640, 0.23692688505618908)]
+
+    private func gaussLength(from a: CGFloat, to b: CGFloat) -> CGFloat {
+        let half = (b - a) / 2, mid = (a + b) / 2
+        var sum: CGFloat = 0
+        for node in Self.nodes { sum += node.w * segment.tangent(at: mid + half * node.x).length }
+        return sum * half
     }
 }

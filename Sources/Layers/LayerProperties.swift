@@ -69,7 +69,10 @@ public struct TransitionState: Sendable, Equatable {
 }
 
 /// The class-specific part of a layer's properties.
-public enum LayerContentProperties: Sendable, Equatable {
+///
+/// Indirect: the payloads live in shared boxes, so copying a layer's properties (every frame,
+/// for every layer) costs a reference count instead of a few hundred bytes.
+public indirect enum LayerContentProperties: Sendable, Equatable {
     case plain
     case transformLayer
     /// Shows the frames of the scene's video (the `AVVideoCompositionCoreAnimationTool` video layer).

@@ -60,6 +60,23 @@ public struct SpringMotion: Sendable, Equatable {
         return c1 * exp(r1 * t) + c2 * exp(r2 * t)
     }
 
+    /// A time after which |x(t)| < `threshold` is guaranteed (critically and over-damped springs).
+    private func decayBound(threshold: Double) -> Double {
+        let w0 = naturalFrequency, zeta = dampingRatio, v0 = initialVelocity
+        if zeta == 1 {
+            // (1 + |ω0 − v0|·t)·e^(−ω0 t) ≤ threshold: iterate t = ln((1 + k t)/threshold)/ω0.
+            let k = abs(w0 - v0)
+            var t = log(1 / threshold) / w0
+            for _ in 0..<64 { t = log((1 + k * t) / threshold) / w0 }
+            return t * 1.01
+        }
+        let root = (zeta * zeta - 1).squareRoot()
+        let r1 = -w0 * (zeta - root), r2 = -w0 * (zeta + root)
+        let c2 = (-v0 - r1) / (r2 - r1), c1 = 1 - c2
+        // |x| ≤ (|c1| + |c2|)·e^(r1 t), r1 being the slower (less negative) root.
+        return log((abs(c1) + abs(c2)) / threshold) / -r1 * 1.01
+    }
+
     /// Estimated time until the spring is at rest. Core Animation: `settlingDuration`.
     ///
     /// Under-damped: `ln((1 + |(ζω0 − v0)/ωd|) / 0.001) / (ζω0)`, which reproduces Apple's measured
@@ -72,17 +89,30 @@ public struct SpringMotion: Sendable, Equatable {
             let wd = w0 * (1 - zeta * zeta).squareRoot()
             return log((1 + abs((zeta * w0 - v0) / wd)) / 0.001) / (zeta * w0)
         }
-        // x(t) of a critically/over-damped spring crosses zero at most once; find the last time
-        // |x| ≥ 0.001 by scanning (bounded), then round up to the 0.1 s grid.
+        // x(t) of a critically/over-damped spring crosses zero at most once, then decays. Find the
+        // last time |x| ≥ 0.001 below an analytic bound, on a geometric grid refined by bisection
+        // (bounded work for any parameters), then round up to the 0.1 s grid.
+        let horizon = decayBound(threshold: 0.001)
+        guard horizon.isFinite else { return .infinity }
         var last = 0.0
-        var t = 0.0
-        let step = 0.001
-        let limit = 600.0
-        while t < limit {
-            if abs(displacement(at: t)) >= 0.001 { last = t }
-            else if t > last + 1 / (w0 * 0.1) { break }
-            t += step
+        func crossing(_ low: Double, _ high: Double) -> Double {
+            var (low, high) = (low, high)
+            for _ in 0..<60 {
+                let mid = (low + high) / 2
+                if abs(displacement(at: mid)) >= 0.001 { low = mid } else { high = mid }
+            }
+            return low
         }
-        return ((last + step) * 10).rounded(.up) / 10
+        var t = min(horizon, 1e-3 / max(w0, 1e-300))
+        var above = false
+        while t < horizon {
+            if abs(displacement(at: t)) >= 0.001 { last = t; above = true } else if above {
+                last = crossing(last, t)  // between the last sample above and this one
+                above = false
+            }
+            t *= 1.02
+        }
+        if above { last = crossing(last, horizon) }
+        return (last * 10).rounded(.up) / 10
     }
 }

@@ -28,10 +28,18 @@ public struct TimingParameters: Sendable, Equatable {
     public var repeatCount: Double = 0
     public var repeatDuration: Double = 0
     public var autoreverses = false
-    /// What shows outside the active window; the two flags below are derived from it once, so
-    /// evaluation compares booleans rather than strings.
-    public var fillMode: CAMediaTimingFillMode = .removed {
-        didSet { (fillsForwards, fillsBackwards) = (fillMode.fillsForwards, fillMode.fillsBackwards) }
+    /// What shows outside the active window. Stored as two flags, so copying and evaluating
+    /// timing never touches a string.
+    public var fillMode: CAMediaTimingFillMode {
+        get {
+            switch (fillsForwards, fillsBackwards) {
+            case (true, true): .both
+            case (true, false): .forwards
+            case (false, true): .backwards
+            case (false, false): .removed
+            }
+        }
+        set { (fillsForwards, fillsBackwards) = (newValue.fillsForwards, newValue.fillsBackwards) }
     }
     private(set) var fillsForwards = false
     private(set) var fillsBackwards = false
@@ -43,7 +51,6 @@ public struct TimingParameters: Sendable, Equatable {
         beginTime = timing.beginTime; duration = timing.duration; speed = Double(timing.speed)
         timeOffset = timing.timeOffset; repeatCount = Double(timing.repeatCount)
         repeatDuration = timing.repeatDuration; autoreverses = timing.autoreverses; fillMode = timing.fillMode
-        (fillsForwards, fillsBackwards) = (fillMode.fillsForwards, fillMode.fillsBackwards)  // didSet does not run in init
     }
 
     /// Length of one cycle: the duration, doubled when autoreversing.
