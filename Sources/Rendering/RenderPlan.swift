@@ -63,12 +63,16 @@ public struct DrawItem: Sendable, Equatable {
     public var antialiasEdges: Bool
     /// Pixels outside this rectangle of the pass are not touched (an axis-aligned clip).
     public var scissor: CGRect?
+    /// An offscreen pass whose alpha, sampled at the same place as a `.pass` paint, multiplies
+    /// coverage (a `mask` layer).
+    public var maskPass: Int?
 
     public init(layer: String, role: String, transform: CATransform3D, rect: CGRect, paint: Paint, opacity: Float,
-                shape: RoundedShape? = nil, borderWidth: CGFloat? = nil, antialiasEdges: Bool = false, scissor: CGRect? = nil) {
+                shape: RoundedShape? = nil, borderWidth: CGFloat? = nil, antialiasEdges: Bool = false,
+                scissor: CGRect? = nil, maskPass: Int? = nil) {
         self.layer = layer; self.role = role; self.transform = transform; self.rect = rect; self.paint = paint
         self.opacity = opacity; self.shape = shape; self.borderWidth = borderWidth
-        self.antialiasEdges = antialiasEdges; self.scissor = scissor
+        self.antialiasEdges = antialiasEdges; self.scissor = scissor; self.maskPass = maskPass
     }
 }
 

@@ -1,0 +1,202 @@
+import Foundation
+import CEGL
+import Geometry
+import Layers
+import Rendering
+
+/// Executes render plans with OpenGL ES 3 on a headless EGL context (Mesa llvmpipe where there
+/// is no GPU, a real GPU's driver where there is one) and reads frames back.
+///
+/// Contents textures are uploaded once per image (premultiplied) and reused across frames;
+/// offscreen passes render into pooled textures. Use one renderer from one thread.
+public final class GLRenderer {
+    public let context: GLContext
+    private let program: LayerProgram
+    private var quad: GLuint = 0
+    private var vertexArray: GLuint = 0
+    private var textures: [ObjectIdentifier: (texture: GLuint, image: CGImage, mipmapped: Bool)] = [:]
+    private var targets: [Target] = []
+    private var readback: [UInt8] = []
+
+    private struct Target {
+        var framebuffer: GLuint
+        var texture: GLuint
+        var width: Int
+        var height: Int
+    }
+
+    public init() throws(GLContextError) {
+        context = try GLContext()
+        program = try LayerProgram()
+        glGenVertexArrays(1, &vertexArray)
+        glBindVertexArray(vertexArray)
+        glGenBuffers(1, &quad)
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), quad)
+        let corners: [GLfloat] = [0, 0, 1, 0, 0, 1, 1, 1]
+        corners.withUnsafeBytes { glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW)) }
+        glEnableVertexAttribArray(0)
+        glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 0, nil)
+    }
+
+    deinit {
+        context.makeCurrent()
+        for (_, entry) in textures { var t = entry.texture; glDeleteTextures(1, &t) }
+        for target in targets {
+            var f = target.framebuffer, t = target.texture
+            glDeleteFramebuffers(1, &f)
+            glDeleteTextures(1, &t)
+        }
+        glDeleteBuffers(1, &quad)
+        glDeleteVertexArrays(1, &vertexArray)
+    }
+
+    /// Draws `plan` and returns the frame (RGBA8 premultiplied, top row first).
+    public func render(_ plan: RenderPlan, images: ImageProvider) -> Image? {
+        context.makeCurrent()
+        glUseProgram(program.program)
+        glBindVertexArray(vertexArray)
+        glEnable(GLenum(GL_BLEND))
+        glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        glDisable(GLenum(GL_DEPTH_TEST))
+        glDisable(GLenum(GL_CULL_FACE))
+        glUniform1i(program.texture, 0)
+        glUniform1i(program.mask, 1)
+
+        var passTextures: [Int: GLuint] = [:]
+        for (index, pass) in plan.passes.enumerated() {
+            let target = self.target(index, width: pass.width, height: pass.height)
+            glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target.framebuffer)
+            glViewport(0, 0, GLsizei(pass.width), GLsizei(pass.height))
+            let c = pass.clearColor
+            glClearColor(c.red, c.green, c.blue, c.alpha)
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            glUniform2f(program.target, GLfloat(pass.width), GLfloat(pass.height))
+            for item in pass.items { draw(item, images: images, passTextures: passTextures) }
+            passTextures[pass.id] = target.texture
+            checkErrors("pass \(pass.id) (\(pass.purpose))")
+        }
+        return readFrame(width: plan.width, height: plan.height)
+    }
+
+    private func draw(_ item: DrawItem, images: ImageProvider, passTextures: [Int: GLuint]) {
+        var matrix = item.transform.rowMajor.map { GLfloat($0) }
+        glUniformMatrix4fv(program.transform, 1, GLboolean(GL_FALSE), &matrix)
+        glUniform4f(program.rect, GLfloat(item.rect.minX), GLfloat(item.rect.minY), GLfloat(item.rect.width), GLfloat(item.rect.height))
+        glUniform1f(program.opacity, item.opacity)
+        switch item.paint {
+        case .solid(let c):
+            glUniform1i(program.paint, 0)
+            glUniform4f(program.color, c.red, c.green, c.blue, c.alpha)
+            glUniform4f(program.uv, 0, 0, 1, 1)
+        case .image(let image, let source, let minification, let magnification):
+            guard let texture = texture(for: image, images: images, mipmapped: minification == .trilinear) else { return }
+            glActiveTexture(GLenum(GL_TEXTURE0))
+            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+            let minFilter = minification == .nearest ? GL_NEAREST : minification == .trilinear ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), minFilter)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), magnification == .nearest ? GL_NEAREST : GL_LINEAR)
+            glUniform1i(program.paint, 1)
+            setUV(source)
+        case .pass(let id, let source):
+            guard let texture = passTextures[id] else { return }
+            glActiveTexture(GLenum(GL_TEXTURE0))
+            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+            glUniform1i(program.paint, 1)
+            setUV(source)
+        }
+        if let maskID = item.maskPass, let mask = passTextures[maskID] {
+            glActiveTexture(GLenum(GL_TEXTURE1))
+            glBindTexture(GLenum(GL_TEXTURE_2D), mask)
+            glUniform1i(program.masked, 1)
+        } else {
+            glUniform1i(program.masked, 0)
+        }
+        if let shape = item.shape ?? (item.borderWidth != nil ? RoundedShape(rect: item.rect, radius: 0) : nil) {
+            glUniform1i(program.shaped, 1)
+            glUniform4f(program.shape, GLfloat(shape.rect.minX), GLfloat(shape.rect.minY), GLfloat(shape.rect.width), GLfloat(shape.rect.height))
+            func radius(_ corner: CACornerMask) -> GLfloat { shape.corners.contains(corner) ? GLfloat(shape.radius) : 0 }
+            glUniform4f(program.radii, radius(.layerMinXMinYCorner), radius(.layerMaxXMinYCorner),
+                        radius(.layerMaxXMaxYCorner), radius(.layerMinXMaxYCorner))
+            glUniform1f(program.border, GLfloat(item.borderWidth ?? 0))
+        } else {
+            glUniform1i(program.shaped, 0)
+            glUniform1f(program.border, 0)
+        }
+        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+    }
+
+    private func setUV(_ r: CGRect) {
+        glUniform4f(program.uv, GLfloat(r.minX), GLfloat(r.minY), GLfloat(r.width), GLfloat(r.height))
+    }
+
+    /// The texture of a contents image, uploaded on first use and kept while the renderer lives.
+    private func texture(for image: CGImage, images: ImageProvider, mipmapped: Bool) -> GLuint? {
+        let key = ObjectIdentifier(image)
+        if let entry = textures[key] {
+            if mipmapped, !entry.mipmapped {
+                glBindTexture(GLenum(GL_TEXTURE_2D), entry.texture)
+                glGenerateMipmap(GLenum(GL_TEXTURE_2D))
+                textures[key] = (entry.texture, image, true)
+            }
+            return entry.texture
+        }
+        guard let pixels = images.pixels(for: image) else { return nil }
+        var texture: GLuint = 0
+        glGenTextures(1, &texture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        pixels.pixels.withUnsafeBytes {
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(pixels.width), GLsizei(pixels.height), 0,
+                         GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), $0.baseAddress)
+        }
+        // Sampling outside the image repeats the edge pixels (§11.4).
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        if mipmapped { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
+        textures[key] = (texture, image, mipmapped)
+        return texture
+    }
+
+    /// The render target for pass `index`, reused across frames while its size is unchanged.
+    private func target(_ index: Int, width: Int, height: Int) -> Target {
+        if index < targets.count, targets[index].width == width, targets[index].height == height { return targets[index] }
+        var texture: GLuint = 0
+        var framebuffer: GLuint = 0
+        if index < targets.count {
+            texture = targets[index].texture
+            framebuffer = targets[index].framebuffer
+        } else {
+            glGenTextures(1, &texture)
+            glGenFramebuffers(1, &framebuffer)
+        }
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
+        let target = Target(framebuffer: framebuffer, texture: texture, width: width, height: height)
+        if index < targets.count { targets[index] = target } else { targets.append(target) }
+        return target
+    }
+
+    /// Reads the bound framebuffer. Its row 0 is the image's top row (the projection put it there).
+    private func readFrame(width: Int, height: Int) -> Image? {
+        readback = [UInt8](repeating: 0, count: width * height * 4)
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+        readback.withUnsafeMutableBytes {
+            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), $0.baseAddress)
+        }
+        checkErrors("read back")
+        return Image(width: width, height: height, pixels: readback)
+    }
+
+    private func checkErrors(_ stage: String) {
+        #if DEBUG
+        let error = glGetError()
+        assert(error == GL_NO_ERROR, "GL error 0x\(String(error, radix: 16)) during \(stage)")
+        #endif
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import CEGL
+
+/// The compiled `Shaders/layer.glsl` program and its uniform locations.
+struct LayerProgram {
+    let program: GLuint
+    let transform, target, rect, uv, paint, color, texture, opacity, shape, radii, shaped, border, mask, masked: GLint
+
+    init() throws(GLContextError) {
+        let source = EmbeddedShaders.layer
+        guard let vertexRange = source.range(of: "// --- vertex"), let fragmentRange = source.range(of: "// --- fragment") else {
+            throw GLContextError(description: "Shaders/layer.glsl lacks its '// --- vertex' and '// --- fragment' sections")
+        }
+        let vertex = String(source[vertexRange.upperBound..<fragmentRange.lowerBound])
+        let fragment = String(source[fragmentRange.upperBound...])
+        let linked = try Self.link(vertex: Self.trimmedToVersion(vertex), fragment: Self.trimmedToVersion(fragment))
+        program = linked
+        let location = { (name: String) -> GLint in glGetUniformLocation(linked, name) }
+        transform = location("u_transform"); target = location("u_target"); rect = location("u_rect"); uv = location("u_uv")
+        paint = location("u_paint"); color = location("u_color"); texture = location("u_texture"); opacity = location("u_opacity")
+        shape = location("u_shape"); radii = location("u_radii"); shaped = location("u_shaped"); border = location("u_border")
+        mask = location("u_mask"); masked = location("u_masked")
+    }
+
+    /// GLSL requires `#version` on the first line.
+    private static func trimmedToVersion(_ text: String) -> String {
+        guard let range = text.range(of: "#version") else { return text }
+        return String(text[range.lowerBound...])
+    }
+
+    private static func compile(_ type: GLenum, _ source: String) throws(GLContextError) -> GLuint {
+        let shader = glCreateShader(type)
+        source.withCString { text in
+            var pointer: UnsafePointer<GLchar>? = text
+            glShaderSource(shader, 1, &pointer, nil)
+        }
+        glCompileShader(shader)
+        var ok: GLint = 0
+        glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &ok)
+        guard ok == GL_TRUE else {
+            let log = Self.log { glGetShaderInfoLog(shader, $0, nil, $1) }
+            glDeleteShader(shader)
+            throw GLContextError(description: "layer.glsl \(type == GLenum(GL_VERTEX_SHADER) ? "vertex" : "fragment") stage: \(log)")
+        }
+        return shader
+    }
+
+    private static func link(vertex: String, fragment: String) throws(GLContextError) -> GLuint {
+        let vs = try compile(GLenum(GL_VERTEX_SHADER), vertex)
+        let fs = try compile(GLenum(GL_FRAGMENT_SHADER), fragment)
+        let program = glCreateProgram()
+        glAttachShader(program, vs)
+        glAttachShader(program, fs)
+        glBindAttribLocation(program, 0, "a_corner")
+        glLinkProgram(program)
+        glDeleteShader(vs)
+        glDeleteShader(fs)
+        var ok: GLint = 0
+        glGetProgramiv(program, GLenum(GL_LINK_STATUS), &ok)
+        guard ok == GL_TRUE else {
+            throw GLContextError(description: "layer.glsl does not link: \(Self.log { glGetProgramInfoLog(program, $0, nil, $1) })")
+        }
+        return program
+    }
+
+    private static func log(_ read: (GLsizei, UnsafeMutablePointer<GLchar>) -> Void) -> String {
+        var buffer = [GLchar](repeating: 0, count: 4096)
+        read(4096, &buffer)
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Geometry
+
+// The plan as text: one line per pass and per item, numbers rounded so the text is stable.
+
+extension RenderPlan: CustomStringConvertible {
+    public var description: String {
+        var lines = ["plan \(width)x\(height)"]
+        for pass in passes {
+            lines.append("pass \(pass.id) \(pass.width)x\(pass.height) \(pass.purpose) clear \(pass.clearColor)")
+            for item in pass.items { lines.append("  " + item.description) }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension DrawItem: CustomStringConvertible {
+    public var description: String {
+        var parts = ["\(role) \(layer)"]
+        // Where the rectangle's corners land in the pass (divided by w).
+        let corners = [CGPoint(x: rect.minX, y: rect.minY), CGPoint(x: rect.maxX, y: rect.minY),
+                       CGPoint(x: rect.maxX, y: rect.maxY), CGPoint(x: rect.minX, y: rect.maxY)]
+        parts.append("quad " + corners.map { p -> String in
+            let q = transform.projecting(p)
+            return "(\(Self.format(q.x)),\(Self.format(q.y)))"
+        }.joined(separator: " "))
+        switch paint {
+        case .solid(let c): parts.append("solid \(c)")
+        case .image(let image, let source, let minification, let magnification):
+            parts.append("image \(image.width)x\(image.height) uv \(Self.format(source)) filter \(minification.rawValue)/\(magnification.rawValue)")
+        case .pass(let id, let source): parts.append("pass \(id) uv \(Self.format(source))")
+        }
+        if opacity != 1 { parts.append("opacity \(Self.format(CGFloat(opacity)))") }
+        if let shape, shape.isRounded {
+            parts.append("rounded \(Self.format(shape.radius))\(shape.continuous ? " continuous" : "")\(shape.corners == .all ? "" : " corners \(shape.corners.rawValue)")")
+        }
+        if let borderWidth { parts.append("border \(Self.format(borderWidth))") }
+        if let scissor { parts.append("scissor \(Self.format(scissor))") }
+        if let maskPass { parts.append("mask pass \(maskPass)") }
+        if antialiasEdges { parts.append("aa") }
+        return parts.joined(separator: " ")
+    }
+
+    static func format(_ v: CGFloat) -> String {
+        let r = (v * 1000).rounded() / 1000
+        return r == r.rounded() ? String(Int(r)) : String(format: "%g", Double(r))
+    }
+
+    static func format(_ r: CGRect) -> String {
+        "[\(format(r.minX)),\(format(r.minY)),\(format(r.width)),\(format(r.height))]"
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import Geometry
+import Layers
+import Presentation
+
+/// Builds the render plan of a presentation tree (§11.3–§11.5): layers in drawing order, each
+/// drawn as background → contents → sublayers → border, with offscreen passes where Core
+/// Animation composites a subtree as one image (group opacity, `masksToBounds`, `mask`).
+public struct RenderPlanBuilder {
+    /// Output size in pixels.
+    public var width: Int
+    public var height: Int
+    /// Pixels per point.
+    public var scale: CGFloat
+    /// Cleared before the root draws.
+    public var background: CGColor?
+    /// Largest side of an offscreen pass, in pixels.
+    public var maximumPassSide = 8192
+
+    public init(width: Int, height: Int, scale: CGFloat = 1, background: CGColor? = nil) {
+        self.width = width; self.height = height; self.scale = scale; self.background = background
+    }
+
+    /// The plan of `tree`.
+    public func plan(for tree: PresentationTree) -> RenderPlan {
+        var walk = Walk(tree: tree, maximumPassSide: maximumPassSide)
+        var items: [DrawItem] = []
+        if !tree.layers.isEmpty {
+            walk.draw(0, toTarget: tree.layers[0].transformToParent.concatenating(CATransform3DMakeScale(scale, scale, 1)),
+                      opacity: 1, into: &items)
+        }
+        let frame = RenderPass(id: walk.passes.count, width: width, height: height, purpose: "frame",
+                               clearColor: background.map(PremultipliedColor.init) ?? .clear, items: items)
+        return RenderPlan(width: width, height: height, passes: walk.passes + [frame])
+    }
+
+    private struct Walk {
+        let tree: PresentationTree
+        let maximumPassSide: Int
+        var passes: [RenderPass] = []
+
+        init(tree: PresentationTree, maximumPassSide: Int) {
+            self.tree = tree
+            self.maximumPassSide = maximumPassSide
+        }
+
+        /// Draws layer `index` (and its subtree) with `toTarget` mapping its space to the target's pixels.
+        mutating func draw(_ index: Int, toTarget: CATransform3D, opacity inherited: Float, into items: inout [DrawItem]) {
+            let layer = tree.layers[index]
+            let p = layer.properties
+            guard !p.isHidden, !layer.isMask else { return }
+            let opacity = inherited * max(0, min(1, p.opacity))
+            guard opacity > 0 else { return }
+            if !p.isDoubleSided, Self.facesAway(p.bounds, toTarget) { return }
+            let isTransformLayer = p.content == .transformLayer
+
+            let groupOpacity = p.opacity < 1 && p.allowsGroupOpacity && drawnItemCount(index, limit: 2) > 1
+            if !isTransformLayer, p.masksToBounds || layer.mask != nil || groupOpacity {
+                isolate(index, toTarget: toTarget, opacity: opacity, purpose: p.masksToBounds ? "masksToBounds"
+                            : layer.mask != nil ? "mask" : "group opacity", into: &items)
+                return
+            }
+            drawContent(index, toTarget: toTarget, opacity: opacity, into: &items)
+        }
+
+        /// Background, contents, sublayers and border of one layer, without its own isolation.
+        mutating func drawContent(_ index: Int, toTarget: CATransform3D, opacity: Float, into items: inout [DrawItem]) {
+            let layer = tree.layers[index]
+            let p = layer.properties
+            let path = tree.path(of: index)
+            let isTransformLayer = p.content == .transformLayer
+            let shape = RoundedShape(rect: p.bounds, radius: p.cornerRadius, corners: p.maskedCorners,
+                                     continuous: p.cornerCurve == .continuous)
+            if !isTransformLayer, let background = p.backgroundColor, background.alpha > 0 {
+                items.append(DrawItem(layer: path, role: "background", transform: toTarget, rect: p.bounds,
+                                      paint: .solid(PremultipliedColor(background)), opacity: opacity,
+                                      shape: shape.isRounded ? shape : nil, antialiasEdges: p.allowsEdgeAntialiasing))
+            }
+            if !isTransformLayer, let image = p.contents.image {
+                appendContents(image, of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
+            }
+            let children = layer.sublayersInDrawingOrder
+            let childOrder = isTransformLayer ? depthSorted(children, toTarget: toTarget) : children
+            for child in childOrder {
+                let placement = tree.layers[child].transformToParent
+                let childToTarget = placement.concatenating(isTransformLayer ? toTarget : Self.flatten(toTarget))
+                draw(child, toTarget: childToTarget, opacity: opacity, into: &items)
+            }
+            if !isTransformLayer, p.borderWidth > 0, let border = p.borderColor, border.alpha > 0 {
+                items.append(DrawItem(layer: path, role: "border", transform: toTarget, rect: p.bounds,
+                                      paint: .solid(PremultipliedColor(border)), opacity: opacity, shape: shape,
+                                      borderWidth: p.borderWidth, antialiasEdges: p.allowsEdgeAntialiasing))
+            }
+        }
+
+        /// Renders the layer's subtree into its own pass (in its bounds space) and composites that.
+        mutating func isolate(_ index: Int, toTarget: CATransform3D, opacity: Float, purpose: String,
+                              into items: inout [DrawItem]) {
+            let layer = tree.layers[index]
+            let p = layer.properties
+            let bounds = p.bounds
+            guard bounds.width > 0, bounds.height > 0 else { return }
+            let density = Self.pixelDensity(toTarget, at: CGPoint(x: bounds.midX, y: bounds.midY))
+            let side = CGFloat(maximumPassSide)
+            let passWidth = Int(min(side, max(1, (bounds.width * density).rounded(.up))))
+            let passHeight = Int(min(side, max(1, (bounds.height * density).rounded(.up))))
+            let toPass = CATransform3DMakeTranslation(-bounds.minX, -bounds.minY, 0)
+                .concatenating(CATransform3DMakeScale(CGFloat(passWidth) / bounds.width, CGFloat(passHeight) / bounds.height, 1))
+            var passItems: [DrawItem] = []
+            drawContent(index, toTarget: toPass, opacity: 1, into: &passItems)
+            let passID = passes.count
+            passes.append(RenderPass(id: passID, width: passWidth, height: passHeight, purpose: purpose,
+                                     clearColor: .clear, items: passItems))
+            var maskID: Int?
+            if let mask = layer.mask {
+                // The mask lives in the masked layer's space; its own opacity counts toward its alpha.
+                var maskItems: [DrawItem] = []
+                let m = tree.layers[mask]
+                if !m.properties.isHidden {
+                    let maskToPass = m.transformToParent.concatenating(Self.flatten(toPass))
+                    drawContent(mask, toTarget: maskToPass, opacity: max(0, min(1, m.properties.opacity)), into: &maskItems)
+                }
+                let id = passes.count
+                maskID = id
+                passes.append(RenderPass(id: id, width: passWidth, height: passHeight, purpose: "mask of \(tree.path(of: index))",
+                                         clearColor: .clear, items: maskItems))
+            }
+            let clip = p.masksToBounds
+                ? RoundedShape(rect: bounds, radius: p.cornerRadius, corners: p.maskedCorners, continuous: p.cornerCurve == .continuous)
+                : nil
+            items.append(DrawItem(layer: tree.path(of: index), role: "group", transform: toTarget, rect: bounds,
+                                  paint: .pass(passID, source: CGRect(x: 0, y: 0, width: 1, height: 1)), opacity: opacity,
+                                  shape: clip.flatMap { $0.isRounded ? $0 : nil }, antialiasEdges: p.allowsEdgeAntialiasing,
+                                  maskPass: maskID))
+        }
+
+        /// The contents image placed by gravity; a `contentsCenter` other than the unit rect draws nine slices.
+        func appendContents(_ image: CGImage, of p: LayerProperties, path: String, toTarget: CATransform3D,
+                            opacity: Float, into items: inout [DrawItem]) {
+            let pixels = CGSize(width: image.width, height: image.height)
+            let source = p.contentsRect
+            let logical = ContentsPlacement.logicalSize(
+                pixels: CGSize(width: pixels.width * source.width, height: pixels.height * source.height),
+                contentsScale: p.contentsScale)
+            let destination = ContentsPlacement.rect(gravity: p.contentsGravity, contentSize: logical, in: p.bounds, flipped: true)
+            guard destination.width > 0, destination.height > 0 else { return }
+            let unit = CGRect(x: 0, y: 0, width: 1, height: 1)
+            func item(_ rect: CGRect, _ uv: CGRect) -> DrawItem {
+                DrawItem(layer: path, role: "contents", transform: toTarget, rect: rect,
+                         paint: .image(image, source: uv, minification: p.minificationFilter, magnification: p.magnificationFilter),
+                         opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing)
+            }
+            guard p.contentsCenter != unit else { return items.append(item(destination, source)) }
+            // Nine-slice: columns and rows split at the centre rectangle, caps kept at their size.
+            let c = p.contentsCenter
+            let slice = ContentsPlacement.nineSlice(imagePixels: logical, contentsCenter: c, bounds: destination.size,
+                                                    contentsScale: 1)
+            let xs = [destination.minX, destination.minX + slice.leftCap, destination.maxX - slice.rightCap, destination.maxX]
+            let ys = [destination.minY, destination.minY + slice.topCap, destination.maxY - slice.bottomCap, destination.maxY]
+            let us = [0, c.minX, c.maxX, 1].map { source.minX + $0 * source.width }
+            let vs = [0, c.minY, c.maxY, 1].map { source.minY + $0 * source.height }
+            for row in 0..<3 {
+                for column in 0..<3 where xs[column + 1] > xs[column] && ys[row + 1] > ys[row] {
+                    items.append(item(CGRect(x: xs[column], y: ys[row], width: xs[column + 1] - xs[column], height: ys[row + 1] - ys[row]),
+                                      CGRect(x: us[column], y: vs[row], width: us[column + 1] - us[column], height: vs[row + 1] - vs[row])))
+                }
+            }
+        }
+
+        /// Sublayers of a transform layer share its 3D space: farthest (smallest z) first.
+        func depthSorted(_ children: [Int], toTarget: CATransform3D) -> [Int] {
+            children.enumerated().map { offset, child -> (Int, CGFloat, Int) in
+                let b = tree.layers[child].properties.bounds
+                let m = tree.layers[child].transformToParent.concatenating(toTarget)
+                return (child, m.transform(x: b.midX, y: b.midY).z, offset)
+            }
+            .sorted { ($0.1, $0.2) < ($1.1, $1.2) }
+            .map(\.0)
+        }
+
+        /// Whether anything of the subtree draws at least `limit` items (stops counting there).
+        func drawnItemCount(_ index: Int, limit: Int) -> Int {
+            var count = 0
+            var stack = [index]
+            while let i = stack.popLast(), count < limit {
+                let p = tree.layers[i].properties
+                if p.isHidden || tree.layers[i].isMask { continue }
+                if i != index, p.opacity <= 0 { continue }
+                if p.backgroundColor.map({ $0.alpha > 0 }) == true { count += 1 }
+                if p.contents.image != nil { count += 1 }
+                if p.borderWidth > 0 { count += 1 }
+                stack.append(contentsOf: tree.layers[i].sublayersInDrawingOrder)
+            }
+            return count
+        }
+
+        /// Drops z after mapping, as an ordinary layer flattens its subtree into its plane.
+        static func flatten(_ m: CATransform3D) -> CATransform3D {
+            var f = m
+            (f.m31, f.m32, f.m33, f.m34) = (0, 0, 0, 0)
+            return f
+        }
+
+        /// True when the layer's front face points away: its projected corners wind the other way
+        /// (clockwise on screen, y down, is the front).
+        static func facesAway(_ bounds: CGRect, _ m: CATransform3D) -> Bool {
+            let corners = [CGPoint(x: bounds.minX, y: bounds.minY), CGPoint(x: bounds.maxX, y: bounds.minY),
+                           CGPoint(x: bounds.maxX, y: bounds.maxY), CGPoint(x: bounds.minX, y: bounds.maxY)]
+            var area: CGFloat = 0
+            var projected: [CGPoint] = []
+            for c in corners {
+                let h = m.transform(x: c.x, y: c.y)
+                guard h.w > 0 else { return false }  // partly behind the eye: let clipping decide
+                projected.append(CGPoint(x: h.x / h.w, y: h.y / h.w))
+            }
+            for i in 0..<4 {
+                let a = projected[i], b = projected[(i + 1) % 4]
+                area += a.x * b.y - b.x * a.y
+            }
+            return area < 0
+        }
+
+        /// Target pixels per local point around `point` (the larger of the two axes).
+        static func pixelDensity(_ m: CATransform3D, at point: CGPoint) -> CGFloat {
+            let c = m.projecting(point)
+            let dx = m.projecting(CGPoint(x: point.x + 1, y: point.y))
+            let dy = m.projecting(CGPoint(x: point.x, y: point.y + 1))
+            let d = max(hypot(dx.x - c.x, dx.y - c.y), hypot(dy.x - c.x, dy.y - c.y))
+            return d.isFinite ? min(max(d, 0.01), 64) : 1
+        }
+    }
+}
