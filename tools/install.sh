@@ -3,10 +3,15 @@
 # Idempotent and fast when everything is present (one dpkg query, no apt-get).
 set -euo pipefail
 
-# Packages the current targets need. The model has no C dependencies yet; renderers will add
-# EGL/GLES, libpng, libjpeg-turbo, cairo, Pango and ffmpeg here.
+# Packages the targets link (headers, pkg-config files) and the GL tests run on (Mesa's EGL).
 packages=(
   pkg-config
+  libegl-dev
+  libgles-dev
+  libegl-mesa0
+  libgl1-mesa-dri
+  libpng-dev
+  libturbojpeg0-dev
 )
 
 missing=()

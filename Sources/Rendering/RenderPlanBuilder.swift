@@ -80,7 +80,7 @@ public struct RenderPlanBuilder {
                 appendContents(image, of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
             }
             let children = layer.sublayersInDrawingOrder
-            let childOrder = isTransformLayer ? depthSorted(children, toTarget: toTarget) : children
+            let childOrder = isTransformLayer ? depthSorted(children, in: index) : children
             for child in childOrder {
                 let placement = tree.layers[child].transformToParent
                 let childToTarget = placement.concatenating(isTransformLayer ? toTarget : Self.flatten(toTarget))
@@ -167,15 +167,26 @@ public struct RenderPlanBuilder {
             }
         }
 
-        /// Sublayers of a transform layer share its 3D space: farthest (smallest z) first.
-        func depthSorted(_ children: [Int], toTarget: CATransform3D) -> [Int] {
-            children.enumerated().map { offset, child -> (Int, CGFloat, Int) in
+        /// Sublayers of a transform layer share its 3D space: farthest (smallest z) first, z measured
+        /// in the rendering context's space (before any flattening).
+        func depthSorted(_ children: [Int], in transformLayer: Int) -> [Int] {
+            let space = contextMatrix(transformLayer)
+            return children.enumerated().map { offset, child -> (Int, CGFloat, Int) in
                 let b = tree.layers[child].properties.bounds
-                let m = tree.layers[child].transformToParent.concatenating(toTarget)
+                let m = tree.layers[child].transformToParent.concatenating(space)
                 return (child, m.transform(x: b.midX, y: b.midY).z, offset)
             }
             .sorted { ($0.1, $0.2) < ($1.1, $1.2) }
             .map(\.0)
+        }
+
+        /// Layer space → its rendering context's 3D space: placements up through transform layers.
+        func contextMatrix(_ index: Int) -> CATransform3D {
+            let layer = tree.layers[index]
+            guard let parent = layer.parent, !layer.isMask, tree.layers[parent].properties.content == .transformLayer else {
+                return layer.transformToParent
+            }
+            return layer.transformToParent.concatenating(contextMatrix(parent))
         }
 
         /// Whether anything of the subtree draws at least `limit` items (stops counting there).
