@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install.sh
 export PATH="/opt/swift/usr/bin:$PATH"
-swift test "$@"
+# Every suite is XCTest; skipping the empty Swift Testing pass keeps the closing line the real count.
+swift test --disable-swift-testing "$@"

@@ -5,3 +5,6 @@
 @_exported import Layers
 @_exported import Presentation
 @_exported import SceneFormat
+@_exported import Rendering
+@_exported import ImageIO
+@_exported import GLRenderer

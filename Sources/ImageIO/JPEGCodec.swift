@@ -1,0 +1,59 @@
+import CTurboJPEG
+import Rendering
+
+/// JPEG decoding through TurboJPEG.
+///
+/// Baseline and progressive JPEGs in YCbCr, RGB or grayscale decode to opaque RGBA8 (which is
+/// premultiplied trivially). CMYK/YCCK JPEGs are refused. Decoding is strict: a libjpeg
+/// warning (for example a truncated file, "Premature end of JPEG file") is an error, not a
+/// partly gray image. EXIF orientation is not applied.
+public enum JPEGCodec {
+    /// Decodes JPEG bytes into an opaque RGBA8 image.
+    ///
+    /// The header is read first; an image wider or taller than `ImageLimits.maximumSide` is
+    /// refused with `.tooLarge` before any pixel memory is allocated.
+    /// Errors name the file `ImageIOError.inMemory`.
+    public static func decode(_ data: [UInt8]) throws(ImageIOError) -> Image {
+        guard let handle = tjInitDecompress() else {
+            throw failure("cannot start the decoder")
+        }
+        defer { tjDestroy(handle) }
+        let result = data.withUnsafeBufferPointer { jpeg -> Result<Image, ImageIOError> in
+            guard let source = jpeg.baseAddress, !jpeg.isEmpty else { return .failure(failure("empty data")) }
+            var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+            guard tjDecompressHeader3(handle, source, UInt(jpeg.count), &width, &height,
+                                      &subsampling, &colorspace) == 0 else {
+                return .failure(failure(errorMessage(handle)))
+            }
+            if let tooLarge = ImageLimits.violation(width: Int(width), height: Int(height)) {
+                return .failure(tooLarge)
+            }
+            if colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) {
+                return .failure(failure("CMYK JPEGs are not supported"))
+            }
+            let byteCount = Int(width) * Int(height) * 4
+            var ok = false
+            let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, count in
+                ok = tjDecompress2(handle, source, UInt(jpeg.count), buffer.baseAddress, width, 0, height,
+                                   Int32(TJPF_RGBA.rawValue), TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS) == 0
+                count = ok ? byteCount : 0
+            }
+            guard ok else { return .failure(failure(errorMessage(handle))) }
+            // TJPF_RGBA fills alpha with 255: the pixels are opaque, so already premultiplied.
+            guard let image = Image(width: Int(width), height: Int(height), pixels: pixels) else {
+                return .failure(failure("empty image"))
+            }
+            return .success(image)
+        }
+        return try result.get()
+    }
+
+    private static func failure(_ reason: String) -> ImageIOError {
+        .corrupt(path: ImageIOError.inMemory, format: "JPEG", reason: reason)
+    }
+
+    private static func errorMessage(_ handle: tjhandle) -> String {
+        guard let text = tjGetErrorStr2(handle) else { return "unreadable data" }
+        return String(cString: text)
+    }
+}
