@@ -8,6 +8,7 @@ usage: lamina <subcommand> [options]
 Core Animation's layer-and-animation model for Linux.
 
 subcommands:
+  render SCENE -o OUT [options]         render PNG frames (one frame, or a %d sequence)
   inspect SCENE --time T [--time T …]   print the presentation tree at each time as JSON lines
 
 Run `lamina <subcommand> --help` for a subcommand's options.
@@ -32,6 +33,7 @@ if arguments.isEmpty {
     do {
         switch subcommand {
         case "inspect": status = try InspectCommand.run(arguments)
+        case "render": status = try RenderCommand.run(arguments)
         default: throw UsageError(description: "unknown subcommand \"\(subcommand)\" (see `lamina --help`)")
         }
     } catch let error as UsageError {

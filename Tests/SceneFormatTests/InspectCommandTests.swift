@@ -247,4 +247,62 @@ final class InspectCommandTests: XCTestCase {
         XCTAssertTrue(run.stderr.hasPrefix("lamina: "), run.stderr)
         XCTAssertTrue(run.stderr.contains("no-such-scene.json"), run.stderr)
     }
+
+    // MARK: - lamina render (PNG frames)
+
+    private let redSquareScene = """
+    {"format": 1, "size": [40, 30], "background": "#000000",
+     "root": {"sublayers": [{"name": "box", "frame": [10, 5, 10, 10], "backgroundColor": "#FF0000",
+       "animations": [{"type": "basic", "keyPath": "position.x", "fromValue": 15, "toValue": 25, "duration": 1}]}]}}
+    """
+
+    func testRenderWritesAPNGFrameAtTheRequestedTime() throws {
+        _ = try writeScene("box.json", redSquareScene)
+        let run = try lamina(["render", "box.json", "-o", "frame.png", "--time", "1"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let image = try ImageFile.read(contentsOf: workDirectory.appendingPathComponent("frame.png"))
+        XCTAssertEqual([image.width, image.height], [40, 30])
+        // At t = 1 the box's centre is at x = 25: it covers x 20…29.
+        XCTAssertEqual(image[20, 5].r, 255)
+        XCTAssertEqual(image[29, 14].r, 255)
+        XCTAssertEqual(image[19, 5].r, 0, "left of the moved box is background")
+        XCTAssertEqual(image[30, 5].a, 255, "the background is opaque black")
+    }
+
+    func testRenderWritesASequenceForAFrameRange() throws {
+        _ = try writeScene("box.json", redSquareScene)
+        let run = try lamina(["render", "box.json", "-o", "f%03d.png", "--frames", "0..2", "--fps", "2", "--size", "80x60"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let names = try FileManager.default.contentsOfDirectory(atPath: workDirectory.path).filter { $0.hasSuffix(".png") }.sorted()
+        XCTAssertEqual(names, ["f000.png", "f001.png", "f002.png"])
+        // Frame 1 is at t = 0.5: box centre x = 20 points = 40 pixels at this size (scale 2).
+        let middle = try ImageFile.read(contentsOf: workDirectory.appendingPathComponent("f001.png"))
+        XCTAssertEqual([middle.width, middle.height], [80, 60])
+        XCTAssertEqual(middle[30, 10].r, 255)
+        XCTAssertEqual(middle[29, 10].r, 0)
+    }
+
+    func testRenderRefusesToReplaceAnExistingFileWithoutOverwrite() throws {
+        _ = try writeScene("box.json", redSquareScene)
+        let existing = workDirectory.appendingPathComponent("frame.png")
+        try Data("keep me".utf8).write(to: existing)
+        let run = try lamina(["render", "box.json", "-o", "frame.png"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stderrLines.count, 1)
+        XCTAssertTrue(run.stderr.hasPrefix("lamina: frame.png: already exists"), run.stderr)
+        XCTAssertEqual(try Data(contentsOf: existing), Data("keep me".utf8))
+        XCTAssertEqual(try lamina(["render", "box.json", "-o", "frame.png", "--overwrite"]).status, 0)
+        XCTAssertNotEqual(try Data(contentsOf: existing), Data("keep me".utf8))
+    }
+
+    func testRenderUsageErrorsExitTwo() throws {
+        _ = try writeScene("box.json", redSquareScene)
+        for arguments in [["render", "box.json"], ["render", "box.json", "-o", "x.png", "--frames", "0..2"],
+                          ["render", "box.json", "-o", "x.png", "--backend", "metal"], ["render", "box.json", "-o", "x.gif"]] {
+            let run = try lamina(arguments)
+            XCTAssertEqual(run.status, 2, "\(arguments)")
+            XCTAssertTrue(run.stderr.hasPrefix("lamina: "), run.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: workDirectory.appendingPathComponent("x.png").path))
+    }
 }

@@ -1,0 +1,122 @@
+import Foundation
+import Lamina
+
+/// `lamina render SCENE -o OUT [options]`: PNG frames of a scene (cli.md).
+enum RenderCommand {
+    static let usage = """
+    usage: lamina render SCENE -o OUT [--time T | --frames A..B] [options]
+
+    OUT ending in .png writes one frame (at --time, default 0); a name with a %d-style pattern
+    (frames/%05d.png) writes a PNG sequence of --frames A..B (frame i is at time i/fps).
+    options:
+      --backend gpu|cpu   renderer (default gpu: headless EGL + OpenGL ES 3)
+      --time T            time of a single frame, seconds
+      --frames A..B       frames A to B inclusive
+      --fps N             frames per second (default: the scene's)
+      --size WxH          output size in pixels (default: the scene's); without --scale the
+                          scene is scaled to fit it
+      --scale S           pixels per point (default: the scene's)
+      --overwrite         replace existing outputs
+    Outputs are written to a temporary file and renamed into place when complete.
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let args = try Arguments(arguments, valued: ["-o", "--output", "--time", "--frames", "--fps", "--size", "--scale", "--backend"],
+                                 flags: ["--overwrite", "--help", "-h", "--quiet", "--progress"])
+        if args.flags.contains("--help") || args.flags.contains("-h") {
+            print(usage)
+            return 0
+        }
+        guard args.positional.count == 1, let sceneFile = args.positional.first else {
+            throw UsageError(description: args.positional.isEmpty ? "render needs a scene file" : "render takes one scene file")
+        }
+        guard let output = (args.values("-o") + args.values("--output")).last else {
+            throw UsageError(description: "render needs -o OUT")
+        }
+        let backend = args.values("--backend").last ?? "gpu"
+        guard ["gpu", "cpu"].contains(backend) else { throw UsageError(description: "--backend must be gpu or cpu, not \(backend)") }
+        let isSequence = output.range(of: #"%0?\d*d"#, options: .regularExpression) != nil
+        guard output.lowercased().hasSuffix(".png") else {
+            throw UsageError(description: "\(output): only PNG output (.png, or a %d pattern ending in .png) is in this build; video comes with the export stage")
+        }
+        let time = try args.values("--time").last.map { try number($0, "--time") }
+        let frames = try args.values("--frames").last.map(frameRange)
+        if frames != nil, time != nil { throw UsageError(description: "--time and --frames cannot be combined") }
+        if frames != nil, !isSequence { throw UsageError(description: "--frames needs an output pattern with %d, such as frames/%05d.png") }
+
+        let scene: Scene
+        do { scene = try SceneLoader.load(contentsOf: URL(fileURLWithPath: sceneFile)) } catch { throw JobFailure(description: error.description) }
+        let fps = try args.values("--fps").last.map { try number($0, "--fps") } ?? scene.framesPerSecond
+        guard fps > 0 else { throw UsageError(description: "--fps must be positive") }
+        let explicitScale = try args.values("--scale").last.map { try number($0, "--scale") }
+        if let explicitScale, !(explicitScale > 0 && explicitScale <= 64) { throw UsageError(description: "--scale must be in (0, 64]") }
+        var scale = explicitScale ?? scene.scale
+        var (width, height) = (Int((Double(scene.width) / scene.scale * scale).rounded()), Int((Double(scene.height) / scene.scale * scale).rounded()))
+        if let size = args.values("--size").last {
+            (width, height) = try self.size(size)
+            // A new size without --scale scales the scene to fit it.
+            if explicitScale == nil {
+                scale = scene.scale * min(Double(width) / Double(scene.width), Double(height) / Double(scene.height))
+            }
+        }
+        guard (1...16384).contains(width), (1...16384).contains(height) else {
+            throw UsageError(description: "output size \(width)x\(height) is outside 1…16384")
+        }
+        if backend == "cpu" {
+            throw JobFailure(description: "the CPU backend is not in this build yet; use --backend gpu")
+        }
+        let renderer: GLRenderer
+        do { renderer = try GLRenderer() } catch { throw JobFailure(description: error.description) }
+
+        let jobs: [(time: Double, path: String)]
+        if let frames {
+            jobs = frames.map { (Double($0) / fps, String(format: output, $0)) }
+        } else {
+            jobs = [(time ?? 0, isSequence ? String(format: output, 0) : output)]
+        }
+        let overwrite = args.flags.contains("--overwrite")
+        if !overwrite, let existing = jobs.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+            throw JobFailure(description: "\(existing.path): already exists (use --overwrite to replace it)")
+        }
+        let images = FileImageProvider()
+        let builder = RenderPlanBuilder(width: width, height: height, scale: CGFloat(scale), background: scene.background)
+        for job in jobs {
+            let tree = PresentationTree.evaluate(scene.root, at: job.time)
+            guard let frame = renderer.render(builder.plan(for: tree), images: images) else {
+                throw JobFailure(description: "\(job.path): the renderer returned no frame")
+            }
+            do {
+                try ImageFile.writePNG(frame, to: URL(fileURLWithPath: job.path), overwrite: overwrite)
+            } catch {
+                throw JobFailure(description: error.description)
+            }
+        }
+        for problem in images.problems { FileHandle.standardError.write(Data("lamina: warning: \(problem)\n".utf8)) }
+        if !args.flags.contains("--quiet"), jobs.count > 1 || isatty(STDERR_FILENO) == 1 {
+            FileHandle.standardError.write(Data("lamina: wrote \(jobs.count) frame\(jobs.count == 1 ? "" : "s") (\(width)x\(height)) to \(output)\n".utf8))
+        }
+        return 0
+    }
+
+    static func number(_ text: String, _ option: String) throws(UsageError) -> Double {
+        guard let v = Double(text), v.isFinite else { throw UsageError(description: "\(option) \(text) is not a finite number") }
+        return v
+    }
+
+    static func size(_ text: String) throws(UsageError) -> (Int, Int) {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
+            throw UsageError(description: "--size \(text) is not WxH")
+        }
+        return (w, h)
+    }
+
+    static func frameRange(_ text: String) throws(UsageError) -> ClosedRange<Int> {
+        let parts = text.components(separatedBy: "..")
+        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, b >= a else {
+            throw UsageError(description: "--frames \(text) is not A..B with 0 ≤ A ≤ B")
+        }
+        guard b - a < 1_000_000 else { throw UsageError(description: "--frames \(text) is more than 1,000,000 frames") }
+        return a...b
+    }
+}
