@@ -8,3 +8,4 @@
 @_exported import Rendering
 @_exported import ImageIO
 @_exported import GLRenderer
+@_exported import Snapshot

@@ -1,0 +1,153 @@
+import XCTest
+import Geometry
+import Layers
+import Rendering
+import ImageIO
+import Snapshot
+
+/// Golden PNGs of the GL backend, one per appearance feature (§11.4–§11.5). Record with
+/// `LAMINA_RECORD=1 swift test --filter GoldenImageTests` (a recording run fails on purpose);
+/// look at every recorded file before committing it.
+///
+/// Tolerance: 2/255 per channel on all but 0.5 % of pixels — anti-aliased edges may round
+/// differently between llvmpipe and a GPU driver, interiors must match.
+final class GoldenImageTests: XCTestCase {
+    nonisolated(unsafe) private static var renderer: FrameRenderer?
+    private static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+
+    private func renderer() throws -> FrameRenderer {
+        if let r = Self.renderer { return r }
+        do {
+            let r = try FrameRenderer(width: 120, height: 90, scale: 1, background: CGColor(red: 0.1, green: 0.1, blue: 0.15, alpha: 1))
+            Self.renderer = r
+            return r
+        } catch {
+            throw XCTSkip("no EGL display: \(error)")
+        }
+    }
+
+    private func assertGolden(_ name: String, _ root: CALayer, at time: Double = 0,
+                              file: StaticString = #filePath, line: UInt = #line) throws {
+        let image = try XCTUnwrap(try renderer().render(root, at: time), file: file, line: line)
+        let record = ProcessInfo.processInfo.environment["LAMINA_RECORD"] == "1"
+        let result = Snapshot.compare(image, reference: Self.goldens.appendingPathComponent("\(name).png"),
+                                      maxChannelDifference: 2, allowedPixelFraction: 0.005, record: record)
+        XCTAssertTrue(result.matches, result.message, file: file, line: line)
+    }
+
+    private func stage() -> CALayer {
+        let root = CALayer()
+        root.bounds = CGRect(x: 0, y: 0, width: 120, height: 90)
+        root.position = CGPoint(x: 60, y: 45)
+        return root
+    }
+
+    /// A 16×16 test image: four coloured quadrants with a white border pixel ring.
+    private func checker() -> CGImage {
+        var pixels = [UInt8](repeating: 0, count: 16 * 16 * 4)
+        for y in 0..<16 {
+            for x in 0..<16 {
+                let i = (y * 16 + x) * 4
+                let edge = x == 0 || y == 0 || x == 15 || y == 15
+                let color: [UInt8] = edge ? [255, 255, 255, 255]
+                    : (x < 8 ? (y < 8 ? [230, 60, 60, 255] : [60, 200, 90, 255]) : (y < 8 ? [60, 90, 230, 255] : [240, 200, 40, 255]))
+                pixels.replaceSubrange(i..<i + 4, with: color)
+            }
+        }
+        return CGImage(width: 16, height: 16, premultipliedRGBA: pixels)!
+    }
+
+    func testRoundedCornersAndBorders() throws {
+        let root = stage()
+        let a = CALayer()
+        a.frame = CGRect(x: 10, y: 10, width: 50, height: 40)
+        a.backgroundColor = CGColor(red: 0.9, green: 0.4, blue: 0.2, alpha: 1)
+        a.cornerRadius = 12
+        a.borderWidth = 3
+        a.borderColor = CGColor(gray: 1, alpha: 1)
+        let b = CALayer()
+        b.frame = CGRect(x: 65, y: 20, width: 45, height: 55)
+        b.backgroundColor = CGColor(red: 0.2, green: 0.6, blue: 0.9, alpha: 0.8)
+        b.cornerRadius = 20
+        b.maskedCorners = [.layerMinXMinYCorner, .layerMaxXMaxYCorner]
+        root.addSublayer(a)
+        root.addSublayer(b)
+        try assertGolden("rounded-corners-borders", root)
+    }
+
+    func testContentsGravityAndNineSlice() throws {
+        let root = stage()
+        let fit = CALayer()
+        fit.frame = CGRect(x: 5, y: 5, width: 50, height: 30)
+        fit.backgroundColor = CGColor(gray: 0.3, alpha: 1)
+        fit.contents = checker()
+        fit.contentsGravity = .resizeAspect
+        fit.magnificationFilter = .nearest
+        let slice = CALayer()
+        slice.frame = CGRect(x: 60, y: 5, width: 55, height: 80)
+        slice.contents = checker()
+        slice.contentsCenter = CGRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5)
+        slice.magnificationFilter = .nearest
+        let part = CALayer()
+        part.frame = CGRect(x: 5, y: 45, width: 40, height: 40)
+        part.contents = checker()
+        part.contentsRect = CGRect(x: 0.5, y: 0.5, width: 0.5, height: 0.5)
+        part.magnificationFilter = .nearest
+        [fit, slice, part].forEach(root.addSublayer)
+        try assertGolden("contents-gravity-nine-slice", root)
+    }
+
+    func testGroupOpacityMasksToBoundsAndMask() throws {
+        let root = stage()
+        let group = CALayer()
+        group.frame = CGRect(x: 5, y: 5, width: 50, height: 50)
+        group.opacity = 0.5
+        for (i, color) in [CGColor(red: 1, green: 0, blue: 0, alpha: 1), CGColor(red: 0, green: 1, blue: 0, alpha: 1)].enumerated() {
+            let square = CALayer()
+            square.frame = CGRect(x: 5 + i * 15, y: 5 + i * 15, width: 30, height: 30)
+            square.backgroundColor = color
+            group.addSublayer(square)
+        }
+        let clip = CALayer()
+        clip.frame = CGRect(x: 62, y: 5, width: 50, height: 40)
+        clip.cornerRadius = 14
+        clip.masksToBounds = true
+        clip.backgroundColor = CGColor(gray: 0.8, alpha: 1)
+        let overflow = CALayer()
+        overflow.frame = CGRect(x: 25, y: 15, width: 50, height: 50)
+        overflow.backgroundColor = CGColor(red: 0.2, green: 0.3, blue: 1, alpha: 1)
+        clip.addSublayer(overflow)
+        let masked = CALayer()
+        masked.frame = CGRect(x: 62, y: 50, width: 50, height: 35)
+        masked.backgroundColor = CGColor(red: 1, green: 0.8, blue: 0, alpha: 1)
+        let mask = CALayer()
+        mask.frame = CGRect(x: 10, y: 0, width: 30, height: 35)
+        mask.cornerRadius = 15
+        mask.backgroundColor = CGColor(gray: 0, alpha: 1)
+        masked.mask = mask
+        [group, clip, masked].forEach(root.addSublayer)
+        try assertGolden("group-opacity-clip-mask", root)
+    }
+
+    func testPerspectiveAndTransformLayer() throws {
+        let root = stage()
+        var perspective = CATransform3DIdentity
+        perspective.m34 = -1.0 / 200
+        root.sublayerTransform = perspective
+        let space = CATransformLayer()
+        space.frame = root.bounds
+        let colors = [CGColor(red: 0.9, green: 0.3, blue: 0.3, alpha: 0.9), CGColor(red: 0.3, green: 0.8, blue: 0.4, alpha: 0.9)]
+        // Two cards turned toward each other, apart so they do not intersect; the far one is
+        // later in the array but must be drawn first.
+        for (i, angle) in [CGFloat.pi / 4, -CGFloat.pi / 4].enumerated() {
+            let card = CALayer()
+            card.frame = CGRect(x: 8 + CGFloat(i) * 58, y: 20, width: 46, height: 50)
+            card.backgroundColor = colors[i]
+            card.transform = CATransform3DMakeRotation(angle, 0, 1, 0)
+            card.zPosition = i == 0 ? 20 : -20
+            space.addSublayer(card)
+        }
+        root.addSublayer(space)
+        try assertGolden("perspective-transform-layer", root)
+    }
+}
