@@ -8,16 +8,17 @@
 //   u_target      vec2   target size in pixels
 //   u_rect        vec4   the item's rectangle (x, y, w, h) in item space
 //   u_uv          vec4   normalised source rectangle (u, v, du, dv) of the texture or pass
-//   u_paint       int    0 solid colour, 1 texture
-//   u_color       vec4   premultiplied solid colour
+//   u_color       vec4   premultiplied solid colour (variants without TEXTURED)
 //   u_texture     sampler2D  premultiplied contents or pass result
 //   u_opacity     float  multiplies everything
-//   u_shape       vec4   coverage rounded rectangle (x, y, w, h) in item space
+//   u_shape       vec4   coverage rounded rectangle (x, y, w, h) in item space (SHAPED variant)
 //   u_radii       vec4   corner radii: minX-minY, maxX-minY, maxX-maxY, minX-maxY (0: square)
-//   u_shaped      int    1 when coverage is limited to u_shape
 //   u_border      float  > 0: only a ring this wide inside the shape is covered
-//   u_mask        sampler2D  alpha multiplies coverage when u_masked is 1 (sampled at v_uv)
-//   u_masked      int
+//   u_mask        sampler2D  alpha multiplies coverage (MASKED variant; sampled at v_uv)
+// Variants: the renderer compiles this file once per combination of TEXTURED, SHAPED and
+// MASKED (defined right after #version), so plain quads never pay for corner math, masks or
+// a branch (llvmpipe shades every fragment on the CPU). u_paint, u_shaped and u_masked are then
+// implied by the variant.
 // Output: premultiplied colour, blended source-over (ONE, ONE_MINUS_SRC_ALPHA).
 // The framebuffer's row 0 is the image's top row: the y flip lives in this projection alone.
 
@@ -45,16 +46,13 @@ void main() {
 precision highp float;
 in vec2 v_local;
 in vec2 v_uv;
-uniform int u_paint;
 uniform vec4 u_color;
 uniform sampler2D u_texture;
 uniform float u_opacity;
 uniform vec4 u_shape;
 uniform vec4 u_radii;
-uniform int u_shaped;
 uniform float u_border;
 uniform sampler2D u_mask;
-uniform int u_masked;
 out vec4 fragColor;
 
 // Signed distance to a rounded rectangle (negative inside), per-corner radii.
@@ -64,21 +62,25 @@ float roundedBoxDistance(vec2 p, vec2 halfSize, float r) {
 }
 
 void main() {
-    vec4 color = u_paint == 0 ? u_color : texture(u_texture, v_uv);
-    float coverage = 1.0;
-    if (u_shaped == 1) {
-        vec2 center = u_shape.xy + 0.5 * u_shape.zw;
-        vec2 p = v_local - center;
-        float r = p.x < 0.0 ? (p.y < 0.0 ? u_radii.x : u_radii.w) : (p.y < 0.0 ? u_radii.y : u_radii.z);
-        float d = roundedBoxDistance(p, 0.5 * u_shape.zw, r);
-        float aa = max(fwidth(d), 1e-4);
-        coverage = clamp(0.5 - d / aa, 0.0, 1.0);
-        if (u_border > 0.0) {
-            coverage *= clamp(0.5 + (d + u_border) / aa, 0.0, 1.0);
-        }
+#if defined(TEXTURED)
+    vec4 color = texture(u_texture, v_uv);
+#else
+    vec4 color = u_color;
+#endif
+    float coverage = u_opacity;
+#if defined(SHAPED)
+    vec2 center = u_shape.xy + 0.5 * u_shape.zw;
+    vec2 p = v_local - center;
+    float r = p.x < 0.0 ? (p.y < 0.0 ? u_radii.x : u_radii.w) : (p.y < 0.0 ? u_radii.y : u_radii.z);
+    float d = roundedBoxDistance(p, 0.5 * u_shape.zw, r);
+    float aa = max(fwidth(d), 1e-4);
+    coverage *= clamp(0.5 - d / aa, 0.0, 1.0);
+    if (u_border > 0.0) {
+        coverage *= clamp(0.5 + (d + u_border) / aa, 0.0, 1.0);
     }
-    if (u_masked == 1) {
-        coverage *= texture(u_mask, v_uv).a;
-    }
-    fragColor = color * (coverage * u_opacity);
+#endif
+#if defined(MASKED)
+    coverage *= texture(u_mask, v_uv).a;
+#endif
+    fragColor = color * coverage;
 }

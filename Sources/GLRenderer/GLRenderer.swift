@@ -11,12 +11,17 @@ import Rendering
 /// offscreen passes render into pooled textures. Use one renderer from one thread.
 public final class GLRenderer {
     public let context: GLContext
-    private let program: LayerProgram
+    private let programs: [LayerProgram.Variant: LayerProgram]
+    private var program: LayerProgram
+    private var currentTarget: (width: Int, height: Int) = (0, 0)
     private var quad: GLuint = 0
     private var vertexArray: GLuint = 0
     private var textures: [ObjectIdentifier: (texture: GLuint, image: CGImage, mipmapped: Bool)] = [:]
     private var targets: [Target] = []
     private var readback: [UInt8] = []
+
+    /// Seconds spent in the last `render`: issuing and finishing the passes, then reading back.
+    public private(set) var lastTimings: (composite: Double, readback: Double) = (0, 0)
 
     private struct Target {
         var framebuffer: GLuint
@@ -27,7 +32,15 @@ public final class GLRenderer {
 
     public init() throws(GLContextError) {
         context = try GLContext()
-        program = try LayerProgram()
+        var programs: [LayerProgram.Variant: LayerProgram] = [:]
+        for variant in LayerProgram.Variant.allCases { programs[variant] = try LayerProgram(variant) }
+        self.programs = programs
+        for variant in programs.values {
+            glUseProgram(variant.program)
+            glUniform1i(variant.texture, 0)
+            glUniform1i(variant.mask, 1)
+        }
+        program = programs[LayerProgram.Variant(textured: false, shaped: false, masked: false)]!
         glGenVertexArrays(1, &vertexArray)
         glBindVertexArray(vertexArray)
         glGenBuffers(1, &quad)
@@ -52,6 +65,7 @@ public final class GLRenderer {
 
     /// Draws `plan` and returns the frame (RGBA8 premultiplied, top row first).
     public func render(_ plan: RenderPlan, images: ImageProvider) -> Image? {
+        let start = Self.now()
         context.makeCurrent()
         glUseProgram(program.program)
         glBindVertexArray(vertexArray)
@@ -59,8 +73,6 @@ public final class GLRenderer {
         glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         glDisable(GLenum(GL_DEPTH_TEST))
         glDisable(GLenum(GL_CULL_FACE))
-        glUniform1i(program.texture, 0)
-        glUniform1i(program.mask, 1)
 
         var passTextures: [Int: GLuint] = [:]
         for (index, pass) in plan.passes.enumerated() {
@@ -70,22 +82,34 @@ public final class GLRenderer {
             let c = pass.clearColor
             glClearColor(c.red, c.green, c.blue, c.alpha)
             glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            currentTarget = (pass.width, pass.height)
             glUniform2f(program.target, GLfloat(pass.width), GLfloat(pass.height))
             for item in pass.items { draw(item, images: images, passTextures: passTextures) }
             passTextures[pass.id] = target.texture
             checkErrors("pass \(pass.id) (\(pass.purpose))")
         }
-        return readFrame(width: plan.width, height: plan.height)
+        glFinish()
+        let drawn = Self.now()
+        let frame = readFrame(width: plan.width, height: plan.height)
+        lastTimings = (drawn - start, Self.now() - drawn)
+        return frame
     }
 
     private func draw(_ item: DrawItem, images: ImageProvider, passTextures: [Int: GLuint]) {
+        let shape = item.shape ?? (item.borderWidth != nil ? RoundedShape(rect: item.rect, radius: 0) : nil)
+        let textured: Bool
+        switch item.paint {
+        case .solid: textured = false
+        case .image, .pass: textured = true
+        }
+        let maskTexture = item.maskPass.flatMap { passTextures[$0] }
+        use(LayerProgram.Variant(textured: textured, shaped: shape != nil, masked: maskTexture != nil))
         var matrix = item.transform.rowMajor.map { GLfloat($0) }
         glUniformMatrix4fv(program.transform, 1, GLboolean(GL_FALSE), &matrix)
         glUniform4f(program.rect, GLfloat(item.rect.minX), GLfloat(item.rect.minY), GLfloat(item.rect.width), GLfloat(item.rect.height))
         glUniform1f(program.opacity, item.opacity)
         switch item.paint {
         case .solid(let c):
-            glUniform1i(program.paint, 0)
             glUniform4f(program.color, c.red, c.green, c.blue, c.alpha)
             glUniform4f(program.uv, 0, 0, 1, 1)
         case .image(let image, let source, let minification, let magnification):
@@ -95,34 +119,34 @@ public final class GLRenderer {
             let minFilter = minification == .nearest ? GL_NEAREST : minification == .trilinear ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR
             glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), minFilter)
             glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), magnification == .nearest ? GL_NEAREST : GL_LINEAR)
-            glUniform1i(program.paint, 1)
             setUV(source)
         case .pass(let id, let source):
             guard let texture = passTextures[id] else { return }
             glActiveTexture(GLenum(GL_TEXTURE0))
             glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-            glUniform1i(program.paint, 1)
             setUV(source)
         }
-        if let maskID = item.maskPass, let mask = passTextures[maskID] {
+        if let maskTexture {
             glActiveTexture(GLenum(GL_TEXTURE1))
-            glBindTexture(GLenum(GL_TEXTURE_2D), mask)
-            glUniform1i(program.masked, 1)
-        } else {
-            glUniform1i(program.masked, 0)
+            glBindTexture(GLenum(GL_TEXTURE_2D), maskTexture)
+            glActiveTexture(GLenum(GL_TEXTURE0))
         }
-        if let shape = item.shape ?? (item.borderWidth != nil ? RoundedShape(rect: item.rect, radius: 0) : nil) {
-            glUniform1i(program.shaped, 1)
+        if let shape {
             glUniform4f(program.shape, GLfloat(shape.rect.minX), GLfloat(shape.rect.minY), GLfloat(shape.rect.width), GLfloat(shape.rect.height))
             func radius(_ corner: CACornerMask) -> GLfloat { shape.corners.contains(corner) ? GLfloat(shape.radius) : 0 }
             glUniform4f(program.radii, radius(.layerMinXMinYCorner), radius(.layerMaxXMinYCorner),
                         radius(.layerMaxXMaxYCorner), radius(.layerMinXMaxYCorner))
             glUniform1f(program.border, GLfloat(item.borderWidth ?? 0))
-        } else {
-            glUniform1i(program.shaped, 0)
-            glUniform1f(program.border, 0)
         }
         glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+    }
+
+    /// Switches to a program variant; the per-pass uniforms follow it.
+    private func use(_ variant: LayerProgram.Variant) {
+        guard let next = programs[variant], next.program != program.program else { return }
+        program = next
+        glUseProgram(program.program)
+        glUniform2f(program.target, GLfloat(currentTarget.width), GLfloat(currentTarget.height))
     }
 
     private func setUV(_ r: CGRect) {
@@ -191,6 +215,12 @@ public final class GLRenderer {
         }
         checkErrors("read back")
         return Image(width: width, height: height, pixels: readback)
+    }
+
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
     }
 
     private func checkErrors(_ stage: String) {

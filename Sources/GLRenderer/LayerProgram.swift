@@ -1,25 +1,40 @@
 import Foundation
 import CEGL
 
-/// The compiled `Shaders/layer.glsl` program and its uniform locations.
+/// One variant of `Shaders/layer.glsl` and its uniform locations.
 struct LayerProgram {
-    let program: GLuint
-    let transform, target, rect, uv, paint, color, texture, opacity, shape, radii, shaped, border, mask, masked: GLint
+    /// Which optional stages a variant compiles in.
+    struct Variant: Hashable, CaseIterable {
+        var textured: Bool, shaped: Bool, masked: Bool
+        static let allCases: [Variant] = [false, true].flatMap { t in [false, true].flatMap { s in [false, true].map { m in
+            Variant(textured: t, shaped: s, masked: m) } } }
+        var defines: String {
+            (textured ? "#define TEXTURED 1\n" : "") + (shaped ? "#define SHAPED 1\n" : "") + (masked ? "#define MASKED 1\n" : "")
+        }
+    }
 
-    init() throws(GLContextError) {
+    let program: GLuint
+    let transform, target, rect, uv, color, texture, opacity, shape, radii, border, mask: GLint
+
+    init(_ variant: Variant) throws(GLContextError) {
         let source = EmbeddedShaders.layer
         guard let vertexRange = source.range(of: "// --- vertex"), let fragmentRange = source.range(of: "// --- fragment") else {
             throw GLContextError(description: "Shaders/layer.glsl lacks its '// --- vertex' and '// --- fragment' sections")
         }
         let vertex = String(source[vertexRange.upperBound..<fragmentRange.lowerBound])
         let fragment = String(source[fragmentRange.upperBound...])
-        let linked = try Self.link(vertex: Self.trimmedToVersion(vertex), fragment: Self.trimmedToVersion(fragment))
+        let linked = try Self.link(vertex: Self.trimmedToVersion(vertex),
+                                   fragment: Self.insertingAfterVersion(variant.defines, Self.trimmedToVersion(fragment)))
         program = linked
         let location = { (name: String) -> GLint in glGetUniformLocation(linked, name) }
         transform = location("u_transform"); target = location("u_target"); rect = location("u_rect"); uv = location("u_uv")
-        paint = location("u_paint"); color = location("u_color"); texture = location("u_texture"); opacity = location("u_opacity")
-        shape = location("u_shape"); radii = location("u_radii"); shaped = location("u_shaped"); border = location("u_border")
-        mask = location("u_mask"); masked = location("u_masked")
+        color = location("u_color"); texture = location("u_texture"); opacity = location("u_opacity")
+        shape = location("u_shape"); radii = location("u_radii"); border = location("u_border"); mask = location("u_mask")
+    }
+
+    private static func insertingAfterVersion(_ defines: String, _ text: String) -> String {
+        guard let newline = text.firstIndex(of: "\n") else { return text }
+        return String(text[...newline]) + defines + String(text[text.index(after: newline)...])
     }
 
     /// GLSL requires `#version` on the first line.

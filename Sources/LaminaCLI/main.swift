@@ -10,6 +10,7 @@ Core Animation's layer-and-animation model for Linux.
 subcommands:
   render SCENE -o OUT [options]         render PNG frames (one frame, or a %d sequence)
   inspect SCENE --time T [--time T …]   print the presentation tree at each time as JSON lines
+  bench [SCENE…] [--size WxH] [--json]  frames/s and per-stage times of the GPU backend
 
 Run `lamina <subcommand> --help` for a subcommand's options.
 """
@@ -34,6 +35,7 @@ if arguments.isEmpty {
         switch subcommand {
         case "inspect": status = try InspectCommand.run(arguments)
         case "render": status = try RenderCommand.run(arguments)
+        case "bench": status = try BenchCommand.run(arguments)
         default: throw UsageError(description: "unknown subcommand \"\(subcommand)\" (see `lamina --help`)")
         }
     } catch let error as UsageError {

@@ -1,0 +1,106 @@
+import Foundation
+import Lamina
+
+/// The built-in scenes of `lamina bench` (issue: 10 / 100 / 1,000 textured layers with
+/// perspective, opaque and translucent; rounded corners with borders; nested masks).
+enum BenchScenes {
+    struct Scene {
+        var name: String
+        var root: CALayer
+        /// Layers whose quads the hand-written GL floor draws (nil: no floor for this scene).
+        var floorLayers: Int?
+    }
+
+    static let texture: CGImage = {
+        var pixels = [UInt8](repeating: 0, count: 256 * 256 * 4)
+        for y in 0..<256 {
+            for x in 0..<256 {
+                let i = (y * 256 + x) * 4
+                pixels[i] = UInt8(x); pixels[i + 1] = UInt8(y); pixels[i + 2] = UInt8((x ^ y) & 255); pixels[i + 3] = 255
+            }
+        }
+        return CGImage(width: 256, height: 256, premultipliedRGBA: pixels)!
+    }()
+
+    static func all(width: Int, height: Int) -> [Scene] {
+        [textured(10, translucent: false, width, height), textured(10, translucent: true, width, height),
+         textured(100, translucent: false, width, height), textured(100, translucent: true, width, height),
+         textured(1000, translucent: false, width, height), textured(1000, translucent: true, width, height),
+         rounded(100, width, height), nestedMasks(30, width, height)]
+    }
+
+    static func stage(_ width: Int, _ height: Int) -> CALayer {
+        let root = CALayer()
+        root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
+        root.position = CGPoint(x: Double(width) / 2, y: Double(height) / 2)
+        var perspective = CATransform3DIdentity
+        perspective.m34 = -1.0 / 1000
+        root.sublayerTransform = perspective
+        return root
+    }
+
+    /// 256×256 textured layers on a grid, each turning about y.
+    static func textured(_ count: Int, translucent: Bool, _ width: Int, _ height: Int) -> Scene {
+        let root = stage(width, height)
+        let columns = max(1, Int(Double(count).squareRoot().rounded(.up)))
+        let rows = (count + columns - 1) / columns
+        for i in 0..<count {
+            let layer = CALayer()
+            layer.bounds = CGRect(x: 0, y: 0, width: 256, height: 256)
+            layer.position = CGPoint(x: (Double(i % columns) + 0.5) * Double(width) / Double(columns),
+                                     y: (Double(i / columns) + 0.5) * Double(height) / Double(rows))
+            layer.contents = texture
+            if translucent { layer.opacity = 0.75 }
+            let turn = CABasicAnimation(keyPath: "transform.rotation.y")
+            turn.fromValue = -0.4
+            turn.toValue = 0.4
+            turn.duration = 2 + Double(i % 7) * 0.1
+            turn.autoreverses = true
+            turn.repeatCount = .infinity
+            layer.add(turn, forKey: "turn", atMediaTime: 0)
+            root.addSublayer(layer)
+        }
+        return Scene(name: "\(count) textured, \(translucent ? "translucent" : "opaque")", root: root, floorLayers: count)
+    }
+
+    /// Rounded cards with borders (the corner math runs only in the shape items).
+    static func rounded(_ count: Int, _ width: Int, _ height: Int) -> Scene {
+        let root = stage(width, height)
+        for i in 0..<count {
+            let card = CALayer()
+            card.bounds = CGRect(x: 0, y: 0, width: 200, height: 120)
+            card.position = CGPoint(x: Double((i * 97) % width), y: Double((i * 61) % height))
+            card.backgroundColor = CGColor(red: 0.2 + 0.006 * Double(i), green: 0.5, blue: 0.8, alpha: 1)
+            card.cornerRadius = 24
+            card.borderWidth = 4
+            card.borderColor = CGColor(gray: 1, alpha: 1)
+            root.addSublayer(card)
+        }
+        return Scene(name: "\(count) rounded + borders", root: root, floorLayers: nil)
+    }
+
+    /// Groups masked three levels deep.
+    static func nestedMasks(_ count: Int, _ width: Int, _ height: Int) -> Scene {
+        let root = stage(width, height)
+        for i in 0..<count {
+            var parent = root
+            for depth in 0..<3 {
+                let layer = CALayer()
+                let side = 180.0 - Double(depth) * 40
+                layer.bounds = CGRect(x: 0, y: 0, width: side, height: side)
+                layer.position = depth == 0
+                    ? CGPoint(x: Double((i * 131) % width), y: Double((i * 71) % height))
+                    : CGPoint(x: side / 2 + 20, y: side / 2 + 20)
+                layer.contents = texture
+                let mask = CALayer()
+                mask.frame = CGRect(x: 0, y: 0, width: side, height: side)
+                mask.cornerRadius = side / 2
+                mask.backgroundColor = CGColor(gray: 0, alpha: 1)
+                layer.mask = mask
+                parent.addSublayer(layer)
+                parent = layer
+            }
+        }
+        return Scene(name: "\(count) × 3 nested masks", root: root, floorLayers: nil)
+    }
+}
