@@ -15,8 +15,8 @@
 //   u_radii       vec4   corner radii: minX-minY, maxX-minY, maxX-maxY, minX-maxY (0: square)
 //   u_border      float  > 0: only a ring this wide inside the shape is covered
 //   u_mask        sampler2D  alpha multiplies coverage (MASKED variant; sampled at v_uv)
-// Variants: the renderer compiles this file once per combination of TEXTURED, SHAPED and
-// MASKED (defined right after #version), so plain quads never pay for corner math, masks or
+// Variants: the renderer compiles this file once per combination of TEXTURED (or TINTED: the
+// texture's alpha times u_color, for shadows), SHAPED and MASKED (defined right after #version), so plain quads never pay for corner math, masks or
 // a branch (llvmpipe shades every fragment on the CPU). u_paint, u_shaped and u_masked are then
 // implied by the variant.
 // Output: premultiplied colour, blended source-over (ONE, ONE_MINUS_SRC_ALPHA).
@@ -62,7 +62,9 @@ float roundedBoxDistance(vec2 p, vec2 halfSize, float r) {
 }
 
 void main() {
-#if defined(TEXTURED)
+#if defined(TINTED)
+    vec4 color = u_color * texture(u_texture, v_uv).a;
+#elif defined(TEXTURED)
     vec4 color = texture(u_texture, v_uv);
 #else
     vec4 color = u_color;

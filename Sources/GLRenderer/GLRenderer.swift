@@ -11,8 +11,9 @@ import Rendering
 /// offscreen passes render into pooled textures. Use one renderer from one thread.
 public final class GLRenderer {
     public let context: GLContext
-    private let programs: [LayerProgram.Variant: LayerProgram]
+    private var programs: [LayerProgram.Variant: LayerProgram] = [:]
     private var program: LayerProgram
+    private let blurProgram: BlurProgram
     private var currentTarget: (width: Int, height: Int) = (0, 0)
     private var quad: GLuint = 0
     private var vertexArray: GLuint = 0
@@ -32,15 +33,13 @@ public final class GLRenderer {
 
     public init() throws(GLContextError) {
         context = try GLContext()
-        var programs: [LayerProgram.Variant: LayerProgram] = [:]
-        for variant in LayerProgram.Variant.allCases { programs[variant] = try LayerProgram(variant) }
-        self.programs = programs
-        for variant in programs.values {
-            glUseProgram(variant.program)
-            glUniform1i(variant.texture, 0)
-            glUniform1i(variant.mask, 1)
-        }
-        program = programs[LayerProgram.Variant(textured: false, shaped: false, masked: false)]!
+        let plain = LayerProgram.Variant(textured: false, shaped: false, masked: false)
+        program = try LayerProgram(plain)
+        blurProgram = try BlurProgram()
+        programs[plain] = program
+        glUseProgram(program.program)
+        glUniform1i(program.texture, 0)
+        glUniform1i(program.mask, 1)
         glGenVertexArrays(1, &vertexArray)
         glBindVertexArray(vertexArray)
         glGenBuffers(1, &quad)
@@ -96,14 +95,18 @@ public final class GLRenderer {
     }
 
     private func draw(_ item: DrawItem, images: ImageProvider, passTextures: [Int: GLuint]) {
+        if case .blur(let id, let sigma, let horizontal) = item.paint {
+            return blur(passTextures[id], sigma: sigma, horizontal: horizontal)
+        }
         let shape = item.shape ?? (item.borderWidth != nil ? RoundedShape(rect: item.rect, radius: 0) : nil)
-        let textured: Bool
+        var textured = true, tinted = false
         switch item.paint {
         case .solid: textured = false
-        case .image, .pass: textured = true
+        case .tintedPass: tinted = true
+        case .image, .pass, .blur: break
         }
         let maskTexture = item.maskPass.flatMap { passTextures[$0] }
-        use(LayerProgram.Variant(textured: textured, shaped: shape != nil, masked: maskTexture != nil))
+        use(LayerProgram.Variant(textured: textured, tinted: tinted, shaped: shape != nil, masked: maskTexture != nil))
         var matrix = item.transform.rowMajor.map { GLfloat($0) }
         glUniformMatrix4fv(program.transform, 1, GLboolean(GL_FALSE), &matrix)
         glUniform4f(program.rect, GLfloat(item.rect.minX), GLfloat(item.rect.minY), GLfloat(item.rect.width), GLfloat(item.rect.height))
@@ -125,6 +128,14 @@ public final class GLRenderer {
             glActiveTexture(GLenum(GL_TEXTURE0))
             glBindTexture(GLenum(GL_TEXTURE_2D), texture)
             setUV(source)
+        case .tintedPass(let id, let c, let source):
+            guard let texture = passTextures[id] else { return }
+            glActiveTexture(GLenum(GL_TEXTURE0))
+            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+            glUniform4f(program.color, c.red, c.green, c.blue, c.alpha)
+            setUV(source)
+        case .blur:
+            return
         }
         if let maskTexture {
             glActiveTexture(GLenum(GL_TEXTURE1))
@@ -141,12 +152,42 @@ public final class GLRenderer {
         glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
     }
 
-    /// Switches to a program variant; the per-pass uniforms follow it.
+    /// Switches to a program variant (compiled on first use); the per-pass uniforms follow it.
     private func use(_ variant: LayerProgram.Variant) {
-        guard let next = programs[variant], next.program != program.program else { return }
+        let next: LayerProgram
+        if let known = programs[variant] {
+            next = known
+        } else {
+            // Every variant compiles from the same source as the plain one, which did compile.
+            guard let made = try? LayerProgram(variant) else { return }
+            glUseProgram(made.program)
+            glUniform1i(made.texture, 0)
+            glUniform1i(made.mask, 1)
+            programs[variant] = made
+            next = made
+        }
+        guard next.program != program.program else { return }
         program = next
         glUseProgram(program.program)
         glUniform2f(program.target, GLfloat(currentTarget.width), GLfloat(currentTarget.height))
+    }
+
+    /// One axis of a Gaussian blur of `source` over the whole bound target.
+    private func blur(_ source: GLuint?, sigma: CGFloat, horizontal: Bool) {
+        guard let source else { return }
+        glUseProgram(blurProgram.program)
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glBindTexture(GLenum(GL_TEXTURE_2D), source)
+        glUniform1i(blurProgram.source, 0)
+        let texel = horizontal ? (1 / GLfloat(currentTarget.width), GLfloat(0)) : (GLfloat(0), 1 / GLfloat(currentTarget.height))
+        glUniform2f(blurProgram.step, texel.0, texel.1)
+        glUniform1f(blurProgram.sigma, GLfloat(sigma))
+        glUniform1i(blurProgram.radius, GLint(min(64, (3 * sigma).rounded(.up))))
+        // Replace, don't blend: the blur pass starts cleared and is written once.
+        glDisable(GLenum(GL_BLEND))
+        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        glEnable(GLenum(GL_BLEND))
+        glUseProgram(program.program)
     }
 
     private func setUV(_ r: CGRect) {

@@ -4,12 +4,11 @@ import CEGL
 /// One variant of `Shaders/layer.glsl` and its uniform locations.
 struct LayerProgram {
     /// Which optional stages a variant compiles in.
-    struct Variant: Hashable, CaseIterable {
-        var textured: Bool, shaped: Bool, masked: Bool
-        static let allCases: [Variant] = [false, true].flatMap { t in [false, true].flatMap { s in [false, true].map { m in
-            Variant(textured: t, shaped: s, masked: m) } } }
+    struct Variant: Hashable {
+        var textured: Bool, tinted: Bool = false, shaped: Bool, masked: Bool
         var defines: String {
-            (textured ? "#define TEXTURED 1\n" : "") + (shaped ? "#define SHAPED 1\n" : "") + (masked ? "#define MASKED 1\n" : "")
+            (textured ? "#define TEXTURED 1\n" : "") + (tinted ? "#define TINTED 1\n" : "")
+                + (shaped ? "#define SHAPED 1\n" : "") + (masked ? "#define MASKED 1\n" : "")
         }
     }
 
@@ -17,14 +16,7 @@ struct LayerProgram {
     let transform, target, rect, uv, color, texture, opacity, shape, radii, border, mask: GLint
 
     init(_ variant: Variant) throws(GLContextError) {
-        let source = EmbeddedShaders.layer
-        guard let vertexRange = source.range(of: "// --- vertex"), let fragmentRange = source.range(of: "// --- fragment") else {
-            throw GLContextError(description: "Shaders/layer.glsl lacks its '// --- vertex' and '// --- fragment' sections")
-        }
-        let vertex = String(source[vertexRange.upperBound..<fragmentRange.lowerBound])
-        let fragment = String(source[fragmentRange.upperBound...])
-        let linked = try Self.link(vertex: Self.trimmedToVersion(vertex),
-                                   fragment: Self.insertingAfterVersion(variant.defines, Self.trimmedToVersion(fragment)))
+        let linked = try Self.build(EmbeddedShaders.layer, name: "layer.glsl", defines: variant.defines)
         program = linked
         let location = { (name: String) -> GLint in glGetUniformLocation(linked, name) }
         transform = location("u_transform"); target = location("u_target"); rect = location("u_rect"); uv = location("u_uv")
@@ -37,13 +29,24 @@ struct LayerProgram {
         return String(text[...newline]) + defines + String(text[text.index(after: newline)...])
     }
 
+    /// Compiles and links a two-stage shader file (`// --- vertex`, `// --- fragment`), with
+    /// `defines` inserted after the fragment stage's `#version` line.
+    static func build(_ source: String, name: String, defines: String = "") throws(GLContextError) -> GLuint {
+        guard let vertexRange = source.range(of: "// --- vertex"), let fragmentRange = source.range(of: "// --- fragment") else {
+            throw GLContextError(description: "Shaders/\(name) lacks its '// --- vertex' and '// --- fragment' sections")
+        }
+        let vertex = String(source[vertexRange.upperBound..<fragmentRange.lowerBound])
+        let fragment = String(source[fragmentRange.upperBound...])
+        return try link(vertex: trimmedToVersion(vertex), fragment: insertingAfterVersion(defines, trimmedToVersion(fragment)), name: name)
+    }
+
     /// GLSL requires `#version` on the first line.
     private static func trimmedToVersion(_ text: String) -> String {
         guard let range = text.range(of: "#version") else { return text }
         return String(text[range.lowerBound...])
     }
 
-    private static func compile(_ type: GLenum, _ source: String) throws(GLContextError) -> GLuint {
+    private static func compile(_ type: GLenum, _ source: String, name: String) throws(GLContextError) -> GLuint {
         let shader = glCreateShader(type)
         source.withCString { text in
             var pointer: UnsafePointer<GLchar>? = text
@@ -55,14 +58,14 @@ struct LayerProgram {
         guard ok == GL_TRUE else {
             let log = Self.log { glGetShaderInfoLog(shader, $0, nil, $1) }
             glDeleteShader(shader)
-            throw GLContextError(description: "layer.glsl \(type == GLenum(GL_VERTEX_SHADER) ? "vertex" : "fragment") stage: \(log)")
+            throw GLContextError(description: "\(name) \(type == GLenum(GL_VERTEX_SHADER) ? "vertex" : "fragment") stage: \(log)")
         }
         return shader
     }
 
-    private static func link(vertex: String, fragment: String) throws(GLContextError) -> GLuint {
-        let vs = try compile(GLenum(GL_VERTEX_SHADER), vertex)
-        let fs = try compile(GLenum(GL_FRAGMENT_SHADER), fragment)
+    private static func link(vertex: String, fragment: String, name: String) throws(GLContextError) -> GLuint {
+        let vs = try compile(GLenum(GL_VERTEX_SHADER), vertex, name: name)
+        let fs = try compile(GLenum(GL_FRAGMENT_SHADER), fragment, name: name)
         let program = glCreateProgram()
         glAttachShader(program, vs)
         glAttachShader(program, fs)
@@ -73,7 +76,7 @@ struct LayerProgram {
         var ok: GLint = 0
         glGetProgramiv(program, GLenum(GL_LINK_STATUS), &ok)
         guard ok == GL_TRUE else {
-            throw GLContextError(description: "layer.glsl does not link: \(Self.log { glGetProgramInfoLog(program, $0, nil, $1) })")
+            throw GLContextError(description: "\(name) does not link: \(Self.log { glGetProgramInfoLog(program, $0, nil, $1) })")
         }
         return program
     }
@@ -83,5 +86,18 @@ struct LayerProgram {
         read(4096, &buffer)
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
         return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// `Shaders/blur.glsl`: one axis of a separable Gaussian blur.
+struct BlurProgram {
+    let program: GLuint
+    let source, step, sigma, radius: GLint
+
+    init() throws(GLContextError) {
+        let linked = try LayerProgram.build(EmbeddedShaders.blur, name: "blur.glsl")
+        program = linked
+        source = glGetUniformLocation(linked, "u_source"); step = glGetUniformLocation(linked, "u_step")
+        sigma = glGetUniformLocation(linked, "u_sigma"); radius = glGetUniformLocation(linked, "u_radius")
     }
 }

@@ -25,6 +25,10 @@ public enum Paint: Sendable, Equatable {
     case image(CGImage, source: CGRect, minification: CALayerContentsFilter, magnification: CALayerContentsFilter)
     /// The result of an earlier offscreen pass; `source` is the normalised part of it.
     case pass(Int, source: CGRect)
+    /// An earlier pass's alpha times a colour (a shadow).
+    case tintedPass(Int, color: PremultipliedColor, source: CGRect)
+    /// One axis of a Gaussian blur of an earlier pass over the whole target; `sigma` in pixels.
+    case blur(Int, sigma: CGFloat, horizontal: Bool)
 }
 
 /// A rounded rectangle in an item's local coordinates: the coverage shape of backgrounds,

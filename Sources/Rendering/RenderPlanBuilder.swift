@@ -54,6 +54,10 @@ public struct RenderPlanBuilder {
             if !p.isDoubleSided, Self.facesAway(p.bounds, toTarget) { return }
             let isTransformLayer = p.content == .transformLayer
 
+            // Shadow first (§11.3); a layer that masks to its bounds clips its own shadow away.
+            if !isTransformLayer, !p.masksToBounds, p.shadowOpacity > 0, let color = p.shadowColor, color.alpha > 0 {
+                appendShadow(index, color: color, toTarget: toTarget, opacity: opacity, into: &items)
+            }
             let groupOpacity = p.opacity < 1 && p.allowsGroupOpacity && drawnItemCount(index, limit: 2) > 1
             if !isTransformLayer, p.masksToBounds || layer.mask != nil || groupOpacity {
                 isolate(index, toTarget: toTarget, opacity: opacity, purpose: p.masksToBounds ? "masksToBounds"
@@ -132,6 +136,52 @@ public struct RenderPlanBuilder {
                                   paint: .pass(passID, source: CGRect(x: 0, y: 0, width: 1, height: 1)), opacity: opacity,
                                   shape: clip.flatMap { $0.isRounded ? $0 : nil }, antialiasEdges: p.allowsEdgeAntialiasing,
                                   maskPass: maskID))
+        }
+
+        /// A Gaussian shadow of the layer's composited alpha: the subtree drawn into a pass with a
+        /// 3σ margin, blurred horizontally then vertically, composited tinted and offset.
+        mutating func appendShadow(_ index: Int, color: CGColor, toTarget: CATransform3D, opacity: Float,
+                                   into items: inout [DrawItem]) {
+            let p = tree.layers[index].properties
+            let bounds = p.bounds
+            guard bounds.width > 0, bounds.height > 0, drawnItemCount(index, limit: 1) > 0 else { return }
+            let radius = max(0, p.shadowRadius)
+            // Blur at most ~16 texels: large radii render the shadow at a lower density.
+            var density = Self.pixelDensity(toTarget, at: CGPoint(x: bounds.midX, y: bounds.midY))
+            if radius > 0 { density = min(density, 16 / radius) }
+            let margin = 3 * radius
+            let area = bounds.insetBy(dx: -margin, dy: -margin)
+            let side = CGFloat(maximumPassSide)
+            let width = Int(min(side, max(1, (area.width * density).rounded(.up))))
+            let height = Int(min(side, max(1, (area.height * density).rounded(.up))))
+            let sx = CGFloat(width) / area.width, sy = CGFloat(height) / area.height
+            let toPass = CATransform3DMakeTranslation(-area.minX, -area.minY, 0).concatenating(CATransform3DMakeScale(sx, sy, 1))
+            var sourceItems: [DrawItem] = []
+            drawContent(index, toTarget: toPass, opacity: 1, into: &sourceItems)
+            let path = tree.path(of: index)
+            let source = passes.count
+            passes.append(RenderPass(id: source, width: width, height: height, purpose: "shadow of \(path)",
+                                     clearColor: .clear, items: sourceItems))
+            var blurred = source
+            let sigma = radius * density
+            if sigma > 0.01 {
+                for horizontal in [true, false] {
+                    let id = passes.count
+                    let blur = DrawItem(layer: path, role: "blur", transform: .identity,
+                                        rect: CGRect(x: 0, y: 0, width: width, height: height),
+                                        paint: .blur(blurred, sigma: sigma, horizontal: horizontal), opacity: 1)
+                    passes.append(RenderPass(id: id, width: width, height: height, purpose: "shadow blur of \(path)",
+                                             clearColor: .clear, items: [blur]))
+                    blurred = id
+                }
+            }
+            // shadowOffset is in the layer's own space: the shadow quad moves with the layer.
+            let offset = CATransform3DMakeTranslation(p.shadowOffset.width, p.shadowOffset.height, 0)
+            let tint = PremultipliedColor(color)
+            let shadowOpacity = Float(min(max(p.shadowOpacity, 0), 1))
+            items.append(DrawItem(layer: path, role: "shadow", transform: offset.concatenating(toTarget), rect: area,
+                                  paint: .tintedPass(blurred, color: tint, source: CGRect(x: 0, y: 0, width: 1, height: 1)),
+                                  opacity: opacity * shadowOpacity))
         }
 
         /// The contents image placed by gravity; a `contentsCenter` other than the unit rect draws nine slices.

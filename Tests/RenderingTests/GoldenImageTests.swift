@@ -150,4 +150,27 @@ final class GoldenImageTests: XCTestCase {
         root.addSublayer(space)
         try assertGolden("perspective-transform-layer", root)
     }
+
+    func testShadows() throws {
+        let root = stage()
+        root.backgroundColor = CGColor(gray: 0.9, alpha: 1)
+        let card = CALayer()
+        card.frame = CGRect(x: 15, y: 15, width: 45, height: 35)
+        card.backgroundColor = CGColor(gray: 1, alpha: 1)
+        card.cornerRadius = 8
+        card.shadowOpacity = 0.6
+        card.shadowRadius = 4
+        card.shadowOffset = CGSize(width: 3, height: 5)
+        let dot = CALayer()
+        dot.frame = CGRect(x: 75, y: 20, width: 30, height: 30)
+        dot.backgroundColor = CGColor(red: 0.2, green: 0.5, blue: 1, alpha: 1)
+        dot.cornerRadius = 15
+        dot.shadowOpacity = 1
+        dot.shadowRadius = 2
+        dot.shadowColor = CGColor(red: 0.8, green: 0, blue: 0, alpha: 1)
+        dot.shadowOffset = CGSize(width: 0, height: 8)
+        root.addSublayer(card)
+        root.addSublayer(dot)
+        try assertGolden("shadows", root)
+    }
 }

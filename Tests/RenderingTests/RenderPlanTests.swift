@@ -282,4 +282,34 @@ final class RenderPlanTests: XCTestCase {
         let order = plan(r).split(separator: "\n").compactMap { $0.contains("background") ? $0.split(separator: " ")[1] : nil }
         XCTAssertEqual(order, ["root/plane/near", "root/plane/later"])
     }
+
+    func test22ShadowIsBlurredInTwoPassesAndDrawnFirst() {
+        let r = root()
+        let a = box("a", CGRect(x: 20, y: 20, width: 40, height: 40), red)
+        a.shadowOpacity = 0.5
+        a.shadowRadius = 2
+        a.shadowOffset = CGSize(width: 0, height: 4)
+        r.addSublayer(a)
+        assertPlan(r, """
+        plan 100x100
+        pass 0 52x52 shadow of root/a clear rgba(0.000, 0.000, 0.000, 0.000)
+          background root/a quad (6,6) (46,6) (46,46) (6,46) solid rgba(1.000, 0.000, 0.000, 1.000)
+        pass 1 52x52 shadow blur of root/a clear rgba(0.000, 0.000, 0.000, 0.000)
+          blur root/a quad (0,0) (52,0) (52,52) (0,52) blur pass 0 horizontally sigma 2
+        pass 2 52x52 shadow blur of root/a clear rgba(0.000, 0.000, 0.000, 0.000)
+          blur root/a quad (0,0) (52,0) (52,52) (0,52) blur pass 1 vertically sigma 2
+        pass 3 100x100 frame clear rgba(0.000, 0.000, 0.000, 0.000)
+          shadow root/a quad (14,18) (66,18) (66,70) (14,70) alpha of pass 2 uv [0,0,1,1] tinted rgba(0.000, 0.000, 0.000, 1.000) opacity 0.5
+          background root/a quad (20,20) (60,20) (60,60) (20,60) solid rgba(1.000, 0.000, 0.000, 1.000)
+        """)
+    }
+
+    func test23MasksToBoundsHidesTheShadow() {
+        let r = root()
+        let a = box("a", CGRect(x: 20, y: 20, width: 40, height: 40), red)
+        a.shadowOpacity = 1
+        a.masksToBounds = true
+        r.addSublayer(a)
+        XCTAssertFalse(plan(r).contains("shadow"))
+    }
 }

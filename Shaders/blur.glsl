@@ -1,0 +1,41 @@
+// blur.glsl — one axis of a separable Gaussian blur (GLSL ES 3.00), used for layer shadows.
+//
+// Vertex inputs:
+//   a_corner   vec2       corner of the unit square; the quad covers the whole target
+// Uniforms (mirrored by BlurProgram in GLRenderer):
+//   u_source   sampler2D  the pass to blur (premultiplied)
+//   u_step     vec2       one texel along the blur axis, in texture coordinates
+//   u_sigma    float      standard deviation in texels (> 0)
+//   u_radius   int        taps on each side: ceil(3σ)
+// Output: the blurred premultiplied colour; texture row 0 stays framebuffer row 0.
+
+// --- vertex
+#version 300 es
+precision highp float;
+in vec2 a_corner;
+out vec2 v_uv;
+void main() {
+    v_uv = a_corner;
+    gl_Position = vec4(a_corner * 2.0 - 1.0, 0.0, 1.0);
+}
+
+// --- fragment
+#version 300 es
+precision highp float;
+in vec2 v_uv;
+uniform sampler2D u_source;
+uniform vec2 u_step;
+uniform float u_sigma;
+uniform int u_radius;
+out vec4 fragColor;
+void main() {
+    vec4 sum = vec4(0.0);
+    float total = 0.0;
+    for (int i = -u_radius; i <= u_radius; i++) {
+        float x = float(i);
+        float w = exp(-0.5 * x * x / (u_sigma * u_sigma));
+        sum += texture(u_source, v_uv + u_step * x) * w;
+        total += w;
+    }
+    fragColor = sum / total;
+}
