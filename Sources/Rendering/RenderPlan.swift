@@ -101,3 +101,34 @@ public struct RenderPlan: Sendable, Equatable {
     /// The pass that produces the frame.
     public var framePass: RenderPass { passes[passes.count - 1] }
 }
+
+extension DrawItem {
+    /// The item with its outer edges anti-aliased (`allowsEdgeAntialiasing`): the quad grows by
+    /// about one target pixel so coverage can fade out, and coverage is limited to the original
+    /// rectangle (or rounded shape), which the shape math anti-aliases in the fragment stage.
+    public func withAntialiasedEdges() -> DrawItem {
+        guard rect.width > 0, rect.height > 0 else { return self }
+        let c = transform.projecting(CGPoint(x: rect.midX, y: rect.midY))
+        let dx = transform.projecting(CGPoint(x: rect.midX + 1, y: rect.midY))
+        let dy = transform.projecting(CGPoint(x: rect.midX, y: rect.midY + 1))
+        let density = min(hypot(dx.x - c.x, dx.y - c.y), hypot(dy.x - c.x, dy.y - c.y))
+        guard density.isFinite, density > 1e-6 else { return self }
+        let e = 1.5 / density
+        var item = self
+        item.shape = shape ?? RoundedShape(rect: rect, radius: 0)
+        item.rect = rect.insetBy(dx: -e, dy: -e)
+        func grow(_ uv: CGRect) -> CGRect {
+            let ex = e / rect.width * uv.width, ey = e / rect.height * uv.height
+            return uv.insetBy(dx: -ex, dy: -ey)
+        }
+        switch paint {
+        case .image(let image, let source, let minification, let magnification):
+            item.paint = .image(image, source: grow(source), minification: minification, magnification: magnification)
+        case .pass(let id, let source): item.paint = .pass(id, source: grow(source))
+        case .tintedPass(let id, let color, let source): item.paint = .tintedPass(id, color: color, source: grow(source))
+        case .solid, .blur: break
+        }
+        item.antialiasEdges = false
+        return item
+    }
+}

@@ -31,7 +31,13 @@ public struct RenderPlanBuilder {
         }
         let frame = RenderPass(id: walk.passes.count, width: width, height: height, purpose: "frame",
                                clearColor: background.map(PremultipliedColor.init) ?? .clear, items: items)
-        return RenderPlan(width: width, height: height, passes: walk.passes + [frame])
+        var passes = walk.passes + [frame]
+        for p in passes.indices {
+            for i in passes[p].items.indices where passes[p].items[i].antialiasEdges {
+                passes[p].items[i] = passes[p].items[i].withAntialiasedEdges()
+            }
+        }
+        return RenderPlan(width: width, height: height, passes: passes)
     }
 
     private struct Walk {
@@ -201,6 +207,11 @@ public struct RenderPlanBuilder {
                          opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing)
             }
             guard p.contentsCenter != unit else { return items.append(item(destination, source)) }
+            func unfringed(_ rect: CGRect, _ uv: CGRect) -> DrawItem {
+                var slice = item(rect, uv)
+                slice.antialiasEdges = false
+                return slice
+            }
             // Nine-slice: columns and rows split at the centre rectangle, caps kept at their size.
             let c = p.contentsCenter
             let slice = ContentsPlacement.nineSlice(imagePixels: logical, contentsCenter: c, bounds: destination.size,
@@ -210,8 +221,9 @@ public struct RenderPlanBuilder {
             let us = [0, c.minX, c.maxX, 1].map { source.minX + $0 * source.width }
             let vs = [0, c.minY, c.maxY, 1].map { source.minY + $0 * source.height }
             for row in 0..<3 {
+                // Slices meet edge to edge: anti-aliased fringes would show the seams.
                 for column in 0..<3 where xs[column + 1] > xs[column] && ys[row + 1] > ys[row] {
-                    items.append(item(CGRect(x: xs[column], y: ys[row], width: xs[column + 1] - xs[column], height: ys[row + 1] - ys[row]),
+                    items.append(unfringed(CGRect(x: xs[column], y: ys[row], width: xs[column + 1] - xs[column], height: ys[row + 1] - ys[row]),
                                       CGRect(x: us[column], y: vs[row], width: us[column + 1] - us[column], height: vs[row + 1] - vs[row])))
                 }
             }

@@ -109,4 +109,25 @@ final class GLRendererTests: XCTestCase {
         XCTAssertEqual(pixel(image, Int(farX) - 2, Int(150 - farHalfHeight) + 3)[3], 255, "far edge top, inside")
         XCTAssertEqual(pixel(image, Int(farX) - 2, Int(150 - farHalfHeight) - 3)[3], 0, "far edge top, outside")
     }
+
+    func testEdgeAntialiasingSoftensRotatedEdgesOnlyWhenAllowed() throws {
+        func edgeAlphas(_ antialiased: Bool) throws -> Set<Int> {
+            let r = root(100, 100)
+            let square = CALayer()
+            square.bounds = CGRect(x: 0, y: 0, width: 50, height: 50)
+            square.position = CGPoint(x: 50, y: 50)
+            square.transform = CATransform3DMakeRotation(0.3, 0, 0, 1)
+            square.backgroundColor = CGColor(gray: 1, alpha: 1)
+            square.allowsEdgeAntialiasing = antialiased
+            r.addSublayer(square)
+            let image = try render(r, width: 100, height: 100)
+            var alphas = Set<Int>()
+            for y in 0..<100 { for x in 0..<100 { alphas.insert(Int(image[x, y].a)) } }
+            return alphas
+        }
+        XCTAssertEqual(try edgeAlphas(false), [0, 255], "aliased: every pixel is in or out")
+        let soft = try edgeAlphas(true)
+        XCTAssertGreaterThan(soft.count, 20, "anti-aliased: edge pixels take intermediate coverage")
+        XCTAssertTrue(soft.contains(0) && soft.contains(255))
+    }
 }
