@@ -130,4 +130,30 @@ final class GLRendererTests: XCTestCase {
         XCTAssertGreaterThan(soft.count, 20, "anti-aliased: edge pixels take intermediate coverage")
         XCTAssertTrue(soft.contains(0) && soft.contains(255))
     }
+
+    func testGeometryBehindTheEyeIsClippedNotSmeared() throws {
+        // Eye at z = +100 (m34 = −1/100). A layer pushed to z = 150 is behind it: nothing shows.
+        let r = root(100, 100)
+        var perspective = CATransform3DIdentity
+        perspective.m34 = -1.0 / 100
+        r.sublayerTransform = perspective
+        let behind = CALayer()
+        behind.bounds = CGRect(x: 0, y: 0, width: 60, height: 60)
+        behind.position = CGPoint(x: 50, y: 50)
+        behind.zPosition = 150
+        behind.backgroundColor = CGColor(gray: 1, alpha: 1)
+        r.addSublayer(behind)
+        var image = try render(r, width: 100, height: 100)
+        XCTAssertTrue(image.pixels.allSatisfy { $0 == 0 }, "a layer behind the eye draws nothing")
+
+        // A long floor tilted toward the eye crosses w = 0: only the part in front is drawn, and
+        // its far side stays in the lower half (no wrap-around to the top of the frame).
+        behind.zPosition = 0
+        behind.bounds = CGRect(x: 0, y: 0, width: 60, height: 400)
+        behind.transform = CATransform3DMakeRotation(-.pi / 2.2, 1, 0, 0)
+        image = try render(r, width: 100, height: 100)
+        let covered = (0..<100).map { y in (0..<100).contains { x in image[x, y].a > 0 } }
+        XCTAssertTrue(covered.contains(true), "the part in front of the eye is drawn")
+        XCTAssertTrue(covered.contains(false), "the frame is not smeared over entirely")
+    }
 }
