@@ -8,6 +8,8 @@
 //   u_target      vec2   target size in pixels
 //   u_rect        vec4   the item's rectangle (x, y, w, h) in item space
 //   u_uv          vec4   normalised source rectangle (u, v, du, dv) of the texture or pass
+//   u_depth       float  painter's-order depth in 0…1 (later items nearer), so opaque items can be
+//                        drawn front to back first and hidden pixels are never shaded
 //   u_color       vec4   premultiplied solid colour (variants without TEXTURED)
 //   u_texture     sampler2D  premultiplied contents or pass result
 //   u_opacity     float  multiplies everything
@@ -30,13 +32,14 @@ uniform mat4 u_transform;
 uniform vec2 u_target;
 uniform vec4 u_rect;
 uniform vec4 u_uv;
+uniform float u_depth;
 out vec2 v_local;
 out vec2 v_uv;
 void main() {
     vec2 local = u_rect.xy + a_corner * u_rect.zw;
     vec4 p = u_transform * vec4(local, 0.0, 1.0);
     // Pixels → clip space with w kept, so the rasterizer divides (perspective) and clips w ≤ 0.
-    gl_Position = vec4(2.0 * p.x / u_target.x - p.w, 2.0 * p.y / u_target.y - p.w, 0.0, p.w);
+    gl_Position = vec4(2.0 * p.x / u_target.x - p.w, 2.0 * p.y / u_target.y - p.w, (2.0 * u_depth - 1.0) * p.w, p.w);
     v_local = local;
     v_uv = u_uv.xy + a_corner * u_uv.zw;
 }

@@ -17,7 +17,7 @@ public final class GLRenderer {
     private var currentTarget: (width: Int, height: Int) = (0, 0)
     private var quad: GLuint = 0
     private var vertexArray: GLuint = 0
-    private var textures: [ObjectIdentifier: (texture: GLuint, image: CGImage, mipmapped: Bool)] = [:]
+    private var textures: [ObjectIdentifier: (texture: GLuint, image: CGImage, mipmapped: Bool, opaque: Bool)] = [:]
     private var targets: [Target] = []
     private var readback: [UInt8] = []
 
@@ -27,6 +27,7 @@ public final class GLRenderer {
     private struct Target {
         var framebuffer: GLuint
         var texture: GLuint
+        var depth: GLuint
         var width: Int
         var height: Int
     }
@@ -54,9 +55,10 @@ public final class GLRenderer {
         context.makeCurrent()
         for (_, entry) in textures { var t = entry.texture; glDeleteTextures(1, &t) }
         for target in targets {
-            var f = target.framebuffer, t = target.texture
+            var f = target.framebuffer, t = target.texture, d = target.depth
             glDeleteFramebuffers(1, &f)
             glDeleteTextures(1, &t)
+            glDeleteRenderbuffers(1, &d)
         }
         glDeleteBuffers(1, &quad)
         glDeleteVertexArrays(1, &vertexArray)
@@ -80,10 +82,11 @@ public final class GLRenderer {
             glViewport(0, 0, GLsizei(pass.width), GLsizei(pass.height))
             let c = pass.clearColor
             glClearColor(c.red, c.green, c.blue, c.alpha)
-            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            glClearDepthf(1)
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT))
             currentTarget = (pass.width, pass.height)
             glUniform2f(program.target, GLfloat(pass.width), GLfloat(pass.height))
-            for item in pass.items { draw(item, images: images, passTextures: passTextures) }
+            drawItems(pass.items, images: images, passTextures: passTextures)
             passTextures[pass.id] = target.texture
             checkErrors("pass \(pass.id) (\(pass.purpose))")
         }
@@ -94,7 +97,43 @@ public final class GLRenderer {
         return frame
     }
 
-    private func draw(_ item: DrawItem, images: ImageProvider, passTextures: [Int: GLuint]) {
+    /// Draws a pass's items in painter's order, except that fully opaque items are drawn first,
+    /// front to back, writing depth: every pixel they hide is then rejected before shading (on
+    /// llvmpipe shading is the cost). Translucent items follow in order, tested but not writing depth.
+    private func drawItems(_ items: [DrawItem], images: ImageProvider, passTextures: [Int: GLuint]) {
+        let count = items.count
+        func depth(_ i: Int) -> GLfloat { 1 - GLfloat(i + 1) / GLfloat(count + 1) }
+        let opaque = items.indices.filter { isOpaque(items[$0], images: images) }
+        if !opaque.isEmpty {
+            glEnable(GLenum(GL_DEPTH_TEST))
+            glDepthFunc(GLenum(GL_LESS))
+            glDepthMask(GLboolean(GL_TRUE))
+            glDisable(GLenum(GL_BLEND))
+            for i in opaque.reversed() { draw(items[i], depth: depth(i), images: images, passTextures: passTextures) }
+            glDepthMask(GLboolean(GL_FALSE))
+            glEnable(GLenum(GL_BLEND))
+        }
+        let opaqueSet = Set(opaque)
+        for i in items.indices where !opaqueSet.contains(i) {
+            draw(items[i], depth: depth(i), images: images, passTextures: passTextures)
+        }
+        glDisable(GLenum(GL_DEPTH_TEST))
+        glDepthMask(GLboolean(GL_TRUE))
+    }
+
+    /// Whether an item covers its whole quad with alpha 1 (so it may hide what is below).
+    private func isOpaque(_ item: DrawItem, images: ImageProvider) -> Bool {
+        guard item.opacity >= 1, item.shape == nil, item.borderWidth == nil, item.maskPass == nil else { return false }
+        switch item.paint {
+        case .solid(let c): return c.alpha >= 1
+        case .image(let image, _, let minification, _):
+            return texture(for: image, images: images, mipmapped: minification == .trilinear) != nil
+                && textures[ObjectIdentifier(image)]?.opaque == true
+        case .pass, .tintedPass, .blur: return false
+        }
+    }
+
+    private func draw(_ item: DrawItem, depth: GLfloat, images: ImageProvider, passTextures: [Int: GLuint]) {
         if case .blur(let id, let sigma, let horizontal) = item.paint {
             return blur(passTextures[id], sigma: sigma, horizontal: horizontal)
         }
@@ -107,6 +146,7 @@ public final class GLRenderer {
         }
         let maskTexture = item.maskPass.flatMap { passTextures[$0] }
         use(LayerProgram.Variant(textured: textured, tinted: tinted, shaped: shape != nil, masked: maskTexture != nil))
+        glUniform1f(program.depth, depth)
         var matrix = item.transform.rowMajor.map { GLfloat($0) }
         glUniformMatrix4fv(program.transform, 1, GLboolean(GL_FALSE), &matrix)
         glUniform4f(program.rect, GLfloat(item.rect.minX), GLfloat(item.rect.minY), GLfloat(item.rect.width), GLfloat(item.rect.height))
@@ -201,7 +241,7 @@ public final class GLRenderer {
             if mipmapped, !entry.mipmapped {
                 glBindTexture(GLenum(GL_TEXTURE_2D), entry.texture)
                 glGenerateMipmap(GLenum(GL_TEXTURE_2D))
-                textures[key] = (entry.texture, image, true)
+                textures[key] = (entry.texture, image, true, entry.opaque)
             }
             return entry.texture
         }
@@ -218,7 +258,9 @@ public final class GLRenderer {
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
         if mipmapped { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
-        textures[key] = (texture, image, mipmapped)
+        var opaque = true
+        for i in stride(from: 3, to: pixels.pixels.count, by: 4) where pixels.pixels[i] != 255 { opaque = false; break }
+        textures[key] = (texture, image, mipmapped, opaque)
         return texture
     }
 
@@ -227,13 +269,18 @@ public final class GLRenderer {
         if index < targets.count, targets[index].width == width, targets[index].height == height { return targets[index] }
         var texture: GLuint = 0
         var framebuffer: GLuint = 0
+        var depth: GLuint = 0
         if index < targets.count {
             texture = targets[index].texture
             framebuffer = targets[index].framebuffer
+            depth = targets[index].depth
         } else {
             glGenTextures(1, &texture)
             glGenFramebuffers(1, &framebuffer)
+            glGenRenderbuffers(1, &depth)
         }
+        glBindRenderbuffer(GLenum(GL_RENDERBUFFER), depth)
+        glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_DEPTH_COMPONENT16), GLsizei(width), GLsizei(height))
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
         glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
@@ -242,7 +289,8 @@ public final class GLRenderer {
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
         glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
-        let target = Target(framebuffer: framebuffer, texture: texture, width: width, height: height)
+        glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_DEPTH_ATTACHMENT), GLenum(GL_RENDERBUFFER), depth)
+        let target = Target(framebuffer: framebuffer, texture: texture, depth: depth, width: width, height: height)
         if index < targets.count { targets[index] = target } else { targets.append(target) }
         return target
     }
