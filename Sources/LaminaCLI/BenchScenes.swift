@@ -26,7 +26,7 @@ enum BenchScenes {
         [textured(10, translucent: false, width, height), textured(10, translucent: true, width, height),
          textured(100, translucent: false, width, height), textured(100, translucent: true, width, height),
          textured(1000, translucent: false, width, height), textured(1000, translucent: true, width, height),
-         rounded(100, width, height), nestedMasks(30, width, height)]
+         rounded(100, plain: true, width, height), rounded(100, plain: false, width, height), nestedMasks(30, width, height)]
     }
 
     static func stage(_ width: Int, _ height: Int) -> CALayer {
@@ -63,20 +63,23 @@ enum BenchScenes {
         return Scene(name: "\(count) textured, \(translucent ? "translucent" : "opaque")", root: root, floorLayers: count)
     }
 
-    /// Rounded cards with borders (the corner math runs only in the shape items).
-    static func rounded(_ count: Int, _ width: Int, _ height: Int) -> Scene {
+    /// Cards with rounded corners and borders, or the same cards plain (the baseline they are
+    /// compared with).
+    static func rounded(_ count: Int, plain: Bool, _ width: Int, _ height: Int) -> Scene {
         let root = stage(width, height)
         for i in 0..<count {
             let card = CALayer()
             card.bounds = CGRect(x: 0, y: 0, width: 200, height: 120)
             card.position = CGPoint(x: Double((i * 97) % width), y: Double((i * 61) % height))
             card.backgroundColor = CGColor(red: 0.2 + 0.006 * Double(i), green: 0.5, blue: 0.8, alpha: 1)
-            card.cornerRadius = 24
-            card.borderWidth = 4
-            card.borderColor = CGColor(gray: 1, alpha: 1)
+            if !plain {
+                card.cornerRadius = 24
+                card.borderWidth = 4
+                card.borderColor = CGColor(gray: 1, alpha: 1)
+            }
             root.addSublayer(card)
         }
-        return Scene(name: "\(count) rounded + borders", root: root, floorLayers: nil)
+        return Scene(name: "\(count) \(plain ? "plain cards" : "rounded + borders")", root: root, floorLayers: nil)
     }
 
     /// Groups masked three levels deep.

@@ -132,3 +132,38 @@ extension DrawItem {
         return item
     }
 }
+
+extension DrawItem {
+    /// A rounded solid background or border split so the corner math runs only where corners are:
+    /// straight bands drawn plain (opaque ones can then hide what is below) and four corner
+    /// squares drawn with the rounded-rectangle coverage. Other items are returned as they are.
+    public func splitAtCorners() -> [DrawItem] {
+        guard case .solid = paint, let shape, shape.isRounded, shape.rect == rect, maskPass == nil, !antialiasEdges else {
+            return [self]
+        }
+        let r = shape.radius, x = rect.minX, y = rect.minY, w = rect.width, h = rect.height
+        var pieces: [DrawItem] = []
+        func add(_ piece: CGRect, shaped: Bool) {
+            guard piece.width > 0, piece.height > 0 else { return }
+            var item = self
+            item.rect = piece
+            if !shaped { item.shape = nil; item.borderWidth = nil }
+            pieces.append(item)
+        }
+        if let b = borderWidth {
+            let t = min(b, w / 2, h / 2)
+            add(CGRect(x: x + r, y: y, width: w - 2 * r, height: t), shaped: false)
+            add(CGRect(x: x + r, y: y + h - t, width: w - 2 * r, height: t), shaped: false)
+            add(CGRect(x: x, y: y + r, width: t, height: h - 2 * r), shaped: false)
+            add(CGRect(x: x + w - t, y: y + r, width: t, height: h - 2 * r), shaped: false)
+        } else {
+            add(CGRect(x: x, y: y + r, width: w, height: h - 2 * r), shaped: false)
+            add(CGRect(x: x + r, y: y, width: w - 2 * r, height: r), shaped: false)
+            add(CGRect(x: x + r, y: y + h - r, width: w - 2 * r, height: r), shaped: false)
+        }
+        for corner in [CGPoint(x: x, y: y), CGPoint(x: x + w - r, y: y), CGPoint(x: x, y: y + h - r), CGPoint(x: x + w - r, y: y + h - r)] {
+            add(CGRect(x: corner.x, y: corner.y, width: r, height: r), shaped: true)
+        }
+        return pieces
+    }
+}

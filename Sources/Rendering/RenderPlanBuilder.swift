@@ -33,8 +33,8 @@ public struct RenderPlanBuilder {
                                clearColor: background.map(PremultipliedColor.init) ?? .clear, items: items)
         var passes = walk.passes + [frame]
         for p in passes.indices {
-            for i in passes[p].items.indices where passes[p].items[i].antialiasEdges {
-                passes[p].items[i] = passes[p].items[i].withAntialiasedEdges()
+            passes[p].items = passes[p].items.flatMap { item in
+                item.antialiasEdges ? [item.withAntialiasedEdges()] : item.splitAtCorners()
             }
         }
         return RenderPlan(width: width, height: height, passes: passes)

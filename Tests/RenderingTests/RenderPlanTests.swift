@@ -130,7 +130,13 @@ final class RenderPlanTests: XCTestCase {
         assertPlan(r, """
         plan 100x100
         pass 0 60x60 masksToBounds clear rgba(0.000, 0.000, 0.000, 0.000)
-          background root/a quad (0,0) (60,0) (60,60) (0,60) solid rgba(1.000, 0.000, 0.000, 1.000) rounded 10
+          background root/a quad (0,10) (60,10) (60,50) (0,50) solid rgba(1.000, 0.000, 0.000, 1.000)
+          background root/a quad (10,0) (50,0) (50,10) (10,10) solid rgba(1.000, 0.000, 0.000, 1.000)
+          background root/a quad (10,50) (50,50) (50,60) (10,60) solid rgba(1.000, 0.000, 0.000, 1.000)
+          background root/a quad (0,0) (10,0) (10,10) (0,10) solid rgba(1.000, 0.000, 0.000, 1.000) rounded 10
+          background root/a quad (50,0) (60,0) (60,10) (50,10) solid rgba(1.000, 0.000, 0.000, 1.000) rounded 10
+          background root/a quad (0,50) (10,50) (10,60) (0,60) solid rgba(1.000, 0.000, 0.000, 1.000) rounded 10
+          background root/a quad (50,50) (60,50) (60,60) (50,60) solid rgba(1.000, 0.000, 0.000, 1.000) rounded 10
           background root/a/overflow quad (40,40) (80,40) (80,80) (40,80) solid rgba(0.000, 0.000, 1.000, 1.000)
         pass 1 100x100 frame clear rgba(0.000, 0.000, 0.000, 0.000)
           group root/a quad (0,0) (60,0) (60,60) (0,60) pass 0 uv [0,0,1,1] rounded 10
@@ -163,8 +169,14 @@ final class RenderPlanTests: XCTestCase {
         a.addSublayer(box("child", CGRect(x: 0, y: 0, width: 10, height: 10), blue))
         r.addSublayer(a)
         let roles = plan(r).split(separator: "\n").dropFirst(2).map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
-        XCTAssertEqual(roles, ["background root/a", "background root/a/child", "border root/a"])
-        XCTAssertTrue(plan(r).contains("border root/a quad (0,0) (50,0) (50,50) (0,50) solid rgba(0.000, 0.000, 1.000, 1.000) rounded 8 border 4"))
+        // Rounded pieces are split at the corners: straight bands plain, corner squares shaped.
+        let order = roles.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+        XCTAssertEqual(order, ["background root/a", "background root/a/child", "border root/a"])
+        let border = plan(r).split(separator: "\n").filter { $0.contains("border root/a") }
+        XCTAssertEqual(border.count, 8, "four straight strips and four corners")
+        XCTAssertTrue(border.contains { $0.contains("quad (8,0) (42,0) (42,4) (8,4) solid rgba(0.000, 0.000, 1.000, 1.000)") }, "top strip, 4 thick")
+        XCTAssertTrue(border.contains { $0.contains("quad (0,0) (8,0) (8,8) (0,8) solid rgba(0.000, 0.000, 1.000, 1.000) rounded 8 border 4") },
+                      "top-left corner carries the ring math")
     }
 
     func test12CornerRadiusClampsToHalfTheShorterSide() {
