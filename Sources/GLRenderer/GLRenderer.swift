@@ -16,7 +16,22 @@ public final class GLRenderer {
     private let blurProgram: BlurProgram
     private var currentTarget: (width: Int, height: Int) = (0, 0)
     private var quad: GLuint = 0
+    private var instanceBuffer: GLuint = 0
     private var vertexArray: GLuint = 0
+    /// The batch being collected: consecutive items sharing a program variant and textures.
+    private var batchKey: BatchKey?
+    private var instanceData: [GLfloat] = []
+    private var instanceCount = 0
+    /// Floats per instance: transform (16), rect, uv, colour, shape, radii, params (4 each).
+    private static let instanceFloats = 40
+
+    private struct BatchKey: Equatable {
+        var variant: LayerProgram.Variant
+        var texture: GLuint
+        var mask: GLuint
+        var minFilter: GLint
+        var magFilter: GLint
+    }
     private var textures: [ObjectIdentifier: (texture: GLuint, image: CGImage, mipmapped: Bool, opaque: Bool)] = [:]
     private var targets: [Target] = []
     private var readback: [UInt8] = []
@@ -49,6 +64,20 @@ public final class GLRenderer {
         corners.withUnsafeBytes { glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW)) }
         glEnableVertexAttribArray(0)
         glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 0, nil)
+        // Per-instance attributes 1…10 (layer.glsl): mat4 in 1…4, then six vec4s.
+        glGenBuffers(1, &instanceBuffer)
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        // Never empty: draws that ignore instances (the blur) still find one to read.
+        let blank = [GLfloat](repeating: 0, count: Self.instanceFloats)
+        blank.withUnsafeBytes { glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW)) }
+        let stride = GLsizei(Self.instanceFloats * MemoryLayout<GLfloat>.size)
+        for attribute in 0..<10 {
+            let location = GLuint(1 + attribute)
+            glEnableVertexAttribArray(location)
+            glVertexAttribPointer(location, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
+                                  UnsafeRawPointer(bitPattern: attribute * 4 * MemoryLayout<GLfloat>.size))
+            glVertexAttribDivisor(location, 1)
+        }
     }
 
     deinit {
@@ -61,6 +90,7 @@ public final class GLRenderer {
             glDeleteRenderbuffers(1, &d)
         }
         glDeleteBuffers(1, &quad)
+        glDeleteBuffers(1, &instanceBuffer)
         glDeleteVertexArrays(1, &vertexArray)
     }
 
@@ -109,14 +139,16 @@ public final class GLRenderer {
             glDepthFunc(GLenum(GL_LESS))
             glDepthMask(GLboolean(GL_TRUE))
             glDisable(GLenum(GL_BLEND))
-            for i in opaque.reversed() { draw(items[i], depth: depth(i), images: images, passTextures: passTextures) }
+            for i in opaque.reversed() { enqueue(items[i], depth: depth(i), images: images, passTextures: passTextures) }
+            flush()
             glDepthMask(GLboolean(GL_FALSE))
             glEnable(GLenum(GL_BLEND))
         }
         let opaqueSet = Set(opaque)
         for i in items.indices where !opaqueSet.contains(i) {
-            draw(items[i], depth: depth(i), images: images, passTextures: passTextures)
+            enqueue(items[i], depth: depth(i), images: images, passTextures: passTextures)
         }
+        flush()
         glDisable(GLenum(GL_DEPTH_TEST))
         glDepthMask(GLboolean(GL_TRUE))
     }
@@ -133,63 +165,87 @@ public final class GLRenderer {
         }
     }
 
-    private func draw(_ item: DrawItem, depth: GLfloat, images: ImageProvider, passTextures: [Int: GLuint]) {
+    /// Adds an item to the current batch, drawing the batch first when the item needs other state.
+    private func enqueue(_ item: DrawItem, depth: GLfloat, images: ImageProvider, passTextures: [Int: GLuint]) {
         if case .blur(let id, let sigma, let horizontal) = item.paint {
+            flush()
             return blur(passTextures[id], sigma: sigma, horizontal: horizontal)
         }
         let shape = item.shape ?? (item.borderWidth != nil ? RoundedShape(rect: item.rect, radius: 0) : nil)
-        var textured = true, tinted = false
-        switch item.paint {
-        case .solid: textured = false
-        case .tintedPass: tinted = true
-        case .image, .pass, .blur: break
-        }
-        let maskTexture = item.maskPass.flatMap { passTextures[$0] }
-        use(LayerProgram.Variant(textured: textured, tinted: tinted, shaped: shape != nil, masked: maskTexture != nil))
-        glUniform1f(program.depth, depth)
-        var matrix = item.transform.rowMajor.map { GLfloat($0) }
-        glUniformMatrix4fv(program.transform, 1, GLboolean(GL_FALSE), &matrix)
-        glUniform4f(program.rect, GLfloat(item.rect.minX), GLfloat(item.rect.minY), GLfloat(item.rect.width), GLfloat(item.rect.height))
-        glUniform1f(program.opacity, item.opacity)
+        var key = BatchKey(variant: LayerProgram.Variant(textured: true, shaped: shape != nil, masked: false),
+                           texture: 0, mask: item.maskPass.flatMap { passTextures[$0] } ?? 0,
+                           minFilter: GL_LINEAR, magFilter: GL_LINEAR)
+        key.variant.masked = key.mask != 0
+        var color = PremultipliedColor.clear
+        var uv = CGRect(x: 0, y: 0, width: 1, height: 1)
         switch item.paint {
         case .solid(let c):
-            glUniform4f(program.color, c.red, c.green, c.blue, c.alpha)
-            glUniform4f(program.uv, 0, 0, 1, 1)
+            key.variant.textured = false
+            color = c
         case .image(let image, let source, let minification, let magnification):
             guard let texture = texture(for: image, images: images, mipmapped: minification == .trilinear) else { return }
-            glActiveTexture(GLenum(GL_TEXTURE0))
-            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-            let minFilter = minification == .nearest ? GL_NEAREST : minification == .trilinear ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), minFilter)
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), magnification == .nearest ? GL_NEAREST : GL_LINEAR)
-            setUV(source)
+            key.texture = texture
+            key.minFilter = minification == .nearest ? GL_NEAREST : minification == .trilinear ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR
+            key.magFilter = magnification == .nearest ? GL_NEAREST : GL_LINEAR
+            uv = source
         case .pass(let id, let source):
             guard let texture = passTextures[id] else { return }
-            glActiveTexture(GLenum(GL_TEXTURE0))
-            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-            setUV(source)
+            key.texture = texture
+            uv = source
         case .tintedPass(let id, let c, let source):
             guard let texture = passTextures[id] else { return }
-            glActiveTexture(GLenum(GL_TEXTURE0))
-            glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-            glUniform4f(program.color, c.red, c.green, c.blue, c.alpha)
-            setUV(source)
+            key.texture = texture
+            key.variant.textured = false
+            key.variant.tinted = true
+            color = c
+            uv = source
         case .blur:
             return
         }
-        if let maskTexture {
+        if key != batchKey {
+            flush()
+            batchKey = key
+        }
+        for value in item.transform.rowMajor { instanceData.append(GLfloat(value)) }
+        let s = shape.map { $0.rect } ?? item.rect
+        func radius(_ corner: CACornerMask) -> GLfloat {
+            guard let shape, shape.corners.contains(corner) else { return 0 }
+            return GLfloat(shape.radius)
+        }
+        instanceData += [GLfloat(item.rect.minX), GLfloat(item.rect.minY), GLfloat(item.rect.width), GLfloat(item.rect.height),
+                         GLfloat(uv.minX), GLfloat(uv.minY), GLfloat(uv.width), GLfloat(uv.height),
+                         color.red, color.green, color.blue, color.alpha,
+                         GLfloat(s.minX), GLfloat(s.minY), GLfloat(s.width), GLfloat(s.height),
+                         radius(.layerMinXMinYCorner), radius(.layerMaxXMinYCorner), radius(.layerMaxXMaxYCorner), radius(.layerMinXMaxYCorner),
+                         item.opacity, GLfloat(item.borderWidth ?? 0), depth, 0]
+        instanceCount += 1
+    }
+
+    /// Draws the collected batch in one instanced call.
+    private func flush() {
+        defer {
+            batchKey = nil
+            instanceData.removeAll(keepingCapacity: true)
+            instanceCount = 0
+        }
+        guard let key = batchKey, instanceCount > 0 else { return }
+        use(key.variant)
+        if key.texture != 0 {
+            glActiveTexture(GLenum(GL_TEXTURE0))
+            glBindTexture(GLenum(GL_TEXTURE_2D), key.texture)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), key.minFilter)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), key.magFilter)
+        }
+        if key.mask != 0 {
             glActiveTexture(GLenum(GL_TEXTURE1))
-            glBindTexture(GLenum(GL_TEXTURE_2D), maskTexture)
+            glBindTexture(GLenum(GL_TEXTURE_2D), key.mask)
             glActiveTexture(GLenum(GL_TEXTURE0))
         }
-        if let shape {
-            glUniform4f(program.shape, GLfloat(shape.rect.minX), GLfloat(shape.rect.minY), GLfloat(shape.rect.width), GLfloat(shape.rect.height))
-            func radius(_ corner: CACornerMask) -> GLfloat { shape.corners.contains(corner) ? GLfloat(shape.radius) : 0 }
-            glUniform4f(program.radii, radius(.layerMinXMinYCorner), radius(.layerMaxXMinYCorner),
-                        radius(.layerMaxXMaxYCorner), radius(.layerMinXMaxYCorner))
-            glUniform1f(program.border, GLfloat(item.borderWidth ?? 0))
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        instanceData.withUnsafeBytes {
+            glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW))
         }
-        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(instanceCount))
     }
 
     /// Switches to a program variant (compiled on first use); the per-pass uniforms follow it.
@@ -230,9 +286,6 @@ public final class GLRenderer {
         glUseProgram(program.program)
     }
 
-    private func setUV(_ r: CGRect) {
-        glUniform4f(program.uv, GLfloat(r.minX), GLfloat(r.minY), GLfloat(r.width), GLfloat(r.height))
-    }
 
     /// The texture of a contents image, uploaded on first use and kept while the renderer lives.
     private func texture(for image: CGImage, images: ImageProvider, mipmapped: Bool) -> GLuint? {

@@ -13,16 +13,13 @@ struct LayerProgram {
     }
 
     let program: GLuint
-    let transform, target, rect, uv, depth, color, texture, opacity, shape, radii, border, mask: GLint
+    let target, texture, mask: GLint
 
     init(_ variant: Variant) throws(GLContextError) {
         let linked = try Self.build(EmbeddedShaders.layer, name: "layer.glsl", defines: variant.defines)
         program = linked
         let location = { (name: String) -> GLint in glGetUniformLocation(linked, name) }
-        transform = location("u_transform"); target = location("u_target"); rect = location("u_rect"); uv = location("u_uv")
-        depth = location("u_depth")
-        color = location("u_color"); texture = location("u_texture"); opacity = location("u_opacity")
-        shape = location("u_shape"); radii = location("u_radii"); border = location("u_border"); mask = location("u_mask")
+        target = location("u_target"); texture = location("u_texture"); mask = location("u_mask")
     }
 
     private static func insertingAfterVersion(_ defines: String, _ text: String) -> String {
