@@ -196,16 +196,7 @@ extension SceneDecoder {
             if case .null = node.value { return nil }
             return self.path(node, path)
         case .contents:
-            guard let name = string(node, path) else { return nil }
-            guard let asset = assets[name] else {
-                reportMissingAsset(name, node, path)
-                return nil
-            }
-            guard let image = asset.image else {
-                fail(node, path, "asset \"\(name)\" is a video, not an image")
-                return nil
-            }
-            return image
+            return image(node, path)
         case .numbers:
             guard let items = array(node, path) else { return nil }
             if let vectorCount, items.count != vectorCount {

@@ -3,7 +3,7 @@ import Geometry
 import Layers
 
 extension SceneDecoder {
-    func emitterProperties(_ r: ObjectReader, _ layer: CAEmitterLayer, context: LayerContext) {
+    func emitterProperties(_ r: ObjectReader, _ layer: CAEmitterLayer) {
         if let n = r["emitterPosition"], let v = point(n, r.path("emitterPosition")) { layer.emitterPosition = v }
         if let n = r["emitterZPosition"], let v = number(n, r.path("emitterZPosition")) { layer.emitterZPosition = v }
         if let n = r["emitterSize"], let v = size(n, r.path("emitterSize")) { layer.emitterSize = v }
@@ -24,11 +24,11 @@ extension SceneDecoder {
         }
         if let n = r["seed"], let v = integer(n, r.path("seed"), in: 0...Int(UInt32.max)) { layer.seed = UInt32(v) }
         if let n = r["emitterCells"], let items = array(n, r.path("emitterCells")) {
-            layer.emitterCells = items.enumerated().compactMap { emitterCell($1, "\(r.path("emitterCells"))[\($0)]", context: context, depth: 0) }
+            layer.emitterCells = items.enumerated().compactMap { emitterCell($1, "\(r.path("emitterCells"))[\($0)]", depth: 0) }
         }
     }
 
-    private func emitterCell(_ node: JSONNode, _ path: String, context: LayerContext, depth: Int) -> CAEmitterCell? {
+    private func emitterCell(_ node: JSONNode, _ path: String, depth: Int) -> CAEmitterCell? {
         guard depth < 8 else {
             fail(node, path, "emitter cells nested deeper than 8")
             return nil
@@ -55,13 +55,13 @@ extension SceneDecoder {
             if let n = r[key], let v = number(n, r.path(key), in: -1e6...1e6) { cell[keyPath: keyPath] = v }
         }
         if let n = r["color"], let v = color(n, r.path("color"), nullable: true) { cell.color = v }
-        if let n = r["contents"], let image = image(n, r.path("contents"), context: context) { cell.contents = image }
+        if let n = r["contents"], let image = image(n, r.path("contents")) { cell.contents = image }
         if let n = r["contentsRect"], let v = rect(n, r.path("contentsRect")) { cell.contentsRect = v }
         if let n = r["contentsScale"], let v = number(n, r.path("contentsScale"), in: 0.01...64) { cell.contentsScale = v }
         if let n = r["beginTime"], let v = number(n, r.path("beginTime")) { cell.beginTime = v }
         if let n = r["duration"], let v = number(n, r.path("duration"), in: 0...1e9) { cell.duration = v }
         if let n = r["emitterCells"], let items = array(n, r.path("emitterCells")) {
-            cell.emitterCells = items.enumerated().compactMap { emitterCell($1, "\(r.path("emitterCells"))[\($0)]", context: context, depth: depth + 1) }
+            cell.emitterCells = items.enumerated().compactMap { emitterCell($1, "\(r.path("emitterCells"))[\($0)]", depth: depth + 1) }
         }
         return cell
     }

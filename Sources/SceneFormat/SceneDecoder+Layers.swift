@@ -38,13 +38,13 @@ extension SceneDecoder {
         case "video": VideoFrameLayer()
         default: CALayer()
         }
-        commonProperties(reader, layer, context: context)
+        commonProperties(reader, layer)
         switch layer {
         case let text as CATextLayer: textProperties(reader, text)
         case let shape as CAShapeLayer: shapeProperties(reader, shape)
         case let gradient as CAGradientLayer: gradientProperties(reader, gradient)
         case let replicator as CAReplicatorLayer: replicatorProperties(reader, replicator)
-        case let emitter as CAEmitterLayer: emitterProperties(reader, emitter, context: context)
+        case let emitter as CAEmitterLayer: emitterProperties(reader, emitter)
         default: break
         }
 
@@ -82,7 +82,7 @@ extension SceneDecoder {
         return DecodedLayer(layer: layer, keys: Set(reader.members.map(\.key)))
     }
 
-    private func commonProperties(_ r: ObjectReader, _ layer: CALayer, context: LayerContext) {
+    private func commonProperties(_ r: ObjectReader, _ layer: CALayer) {
         if let n = r["name"], let v = string(n, r.path("name")) { layer.name = v }
         if r.has("frame"), r.has("bounds") || r.has("position") {
             fail(r["frame"], r.path("frame"), "\"frame\" cannot be combined with \"bounds\" or \"position\"")
@@ -120,7 +120,7 @@ extension SceneDecoder {
         if let n = r["borderWidth"], let v = number(n, r.path("borderWidth"), in: 0...1e9) { layer.borderWidth = v }
         if let n = r["borderColor"], let v = color(n, r.path("borderColor"), nullable: true) { layer.borderColor = v }
         if let n = r["contents"] {
-            if case .null = n.value { layer.contents = nil } else if let image = image(n, r.path("contents"), context: context) { layer.contents = image }
+            if case .null = n.value { layer.contents = nil } else if let image = image(n, r.path("contents")) { layer.contents = image }
         }
         if let n = r["contentsRect"], let v = rect(n, r.path("contentsRect")) { layer.contentsRect = v }
         if let n = r["contentsCenter"], let v = rect(n, r.path("contentsCenter")) { layer.contentsCenter = v }
@@ -155,9 +155,9 @@ extension SceneDecoder {
     }
 
     /// An asset name that must refer to an image.
-    func image(_ node: JSONNode, _ path: String, context: LayerContext) -> CGImage? {
+    func image(_ node: JSONNode, _ path: String) -> CGImage? {
         guard let name = string(node, path) else { return nil }
-        guard let asset = context.assets[name] else {
+        guard let asset = assets[name] else {
             reportMissingAsset(name, node, path)
             return nil
         }

@@ -119,7 +119,7 @@ extension SceneDecoder {
             return nil
         }
         self.assets = assets
-        var context = LayerContext(assets: assets)
+        var context = LayerContext()
         guard let root = layer(rootNode, "root", depth: 0, context: &context) else { return nil }
         if !root.isPropertySet("bounds"), !root.isPropertySet("frame") {
             root.layer.bounds = CGRect(x: 0, y: 0, width: Double(width) / scale, height: Double(height) / scale)
@@ -185,7 +185,6 @@ extension SceneDecoder {
 
 /// State shared while decoding the layer tree.
 struct LayerContext {
-    let assets: [String: SceneAsset]
     var layerCount = 0
     var pendingAnimations: [(layer: CALayer, animations: [(String?, CAAnimation)])] = []
 }
