@@ -11,7 +11,8 @@
 //   i_shape       vec4   coverage rounded rectangle (x, y, w, h) in item space (SHAPED)
 //   i_radii       vec4   corner radii: minX-minY, maxX-minY, maxX-maxY, minX-maxY (SHAPED)
 //   i_params      vec4   x opacity, y border width (> 0: only a ring inside the shape),
-//                        z painter's-order depth in 0…1 (later items nearer)
+//                        z painter's-order depth in 0…1 (later items nearer),
+//                        w 1 for continuous corners (`cornerCurve = .continuous`), else 0
 // Uniforms (struct LayerProgram in GLRenderer mirrors them):
 //   u_target      vec2   target size in pixels
 //   u_texture     sampler2D  premultiplied contents or pass result (TEXTURED, TINTED)
@@ -40,7 +41,7 @@ out vec2 v_uv;
 flat out vec4 v_color;
 flat out vec4 v_shape;
 flat out vec4 v_radii;
-flat out vec2 v_params;
+flat out vec3 v_params;
 void main() {
     vec2 local = i_rect.xy + a_corner * i_rect.zw;
     vec4 p = i_transform * vec4(local, 0.0, 1.0);
@@ -51,7 +52,7 @@ void main() {
     v_color = i_color;
     v_shape = i_shape;
     v_radii = i_radii;
-    v_params = i_params.xy;
+    v_params = i_params.xyw;
 }
 
 // --- fragment
@@ -62,15 +63,22 @@ in vec2 v_uv;
 flat in vec4 v_color;
 flat in vec4 v_shape;
 flat in vec4 v_radii;
-flat in vec2 v_params;
+flat in vec3 v_params;
 uniform sampler2D u_texture;
 uniform sampler2D u_mask;
 out vec4 fragColor;
 
-// Signed distance to a rounded rectangle (negative inside).
-float roundedBoxDistance(vec2 p, vec2 halfSize, float r) {
+// Signed distance to a rounded rectangle (negative inside). Continuous corners are drawn as a
+// superellipse (exponent 3) over 1.528665 times the radius — Core Animation's reported
+// expansion factor — an approximation of Apple's curvature-continuous corner.
+float roundedBoxDistance(vec2 p, vec2 halfSize, float r, float continuous) {
+    if (continuous > 0.5) {
+        r = min(r * 1.528665, min(halfSize.x, halfSize.y));
+    }
     vec2 q = abs(p) - halfSize + vec2(r);
-    return length(max(q, 0.0)) + min(max(q.x, q.y), 0.0) - r;
+    vec2 m = max(q, 0.0);
+    float corner = continuous > 0.5 ? pow(pow(m.x, 3.0) + pow(m.y, 3.0), 1.0 / 3.0) : length(m);
+    return corner + min(max(q.x, q.y), 0.0) - r;
 }
 
 void main() {
@@ -86,7 +94,7 @@ void main() {
     vec2 center = v_shape.xy + 0.5 * v_shape.zw;
     vec2 p = v_local - center;
     float r = p.x < 0.0 ? (p.y < 0.0 ? v_radii.x : v_radii.w) : (p.y < 0.0 ? v_radii.y : v_radii.z);
-    float d = roundedBoxDistance(p, 0.5 * v_shape.zw, r);
+    float d = roundedBoxDistance(p, 0.5 * v_shape.zw, r, v_params.z);
     float aa = max(fwidth(d), 1e-4);
     coverage *= clamp(0.5 - d / aa, 0.0, 1.0);
     if (v_params.y > 0.0) {

@@ -217,7 +217,7 @@ public final class GLRenderer {
                          color.red, color.green, color.blue, color.alpha,
                          GLfloat(s.minX), GLfloat(s.minY), GLfloat(s.width), GLfloat(s.height),
                          radius(.layerMinXMinYCorner), radius(.layerMaxXMinYCorner), radius(.layerMaxXMaxYCorner), radius(.layerMinXMaxYCorner),
-                         item.opacity, GLfloat(item.borderWidth ?? 0), depth, 0]
+                         item.opacity, GLfloat(item.borderWidth ?? 0), depth, shape?.continuous == true ? 1 : 0]
         instanceCount += 1
     }
 

@@ -141,7 +141,9 @@ extension DrawItem {
         guard case .solid = paint, let shape, shape.isRounded, shape.rect == rect, maskPass == nil, !antialiasEdges else {
             return [self]
         }
-        let r = shape.radius, x = rect.minX, y = rect.minY, w = rect.width, h = rect.height
+        // Continuous corners reach 1.528665 times further along the edges (the shader's curve).
+        let r = min(shape.continuous ? shape.radius * 1.528665 : shape.radius, min(rect.width, rect.height) / 2)
+        let x = rect.minX, y = rect.minY, w = rect.width, h = rect.height
         var pieces: [DrawItem] = []
         func add(_ piece: CGRect, shaped: Bool) {
             guard piece.width > 0, piece.height > 0 else { return }

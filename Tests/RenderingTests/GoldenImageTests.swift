@@ -173,4 +173,19 @@ final class GoldenImageTests: XCTestCase {
         root.addSublayer(dot)
         try assertGolden("shadows", root)
     }
+
+    func testCircularAndContinuousCorners() throws {
+        let root = stage()
+        for (i, curve) in [CALayerCornerCurve.circular, .continuous].enumerated() {
+            let card = CALayer()
+            card.frame = CGRect(x: 8 + CGFloat(i) * 58, y: 15, width: 48, height: 60)
+            card.backgroundColor = CGColor(red: 1, green: 0.55, blue: 0.1, alpha: 1)
+            card.cornerRadius = 12
+            card.cornerCurve = curve
+            card.borderWidth = 2
+            card.borderColor = CGColor(gray: 1, alpha: 1)
+            root.addSublayer(card)
+        }
+        try assertGolden("corner-curves", root)
+    }
 }
