@@ -17,6 +17,8 @@ public final class GLRenderer {
     private var currentTarget: (width: Int, height: Int) = (0, 0)
     private var quad: GLuint = 0
     private var instanceBuffer: GLuint = 0
+    /// Corners of a split piece (normalised to its item's rect), drawn as a fan.
+    private var polygonBuffer: GLuint = 0
     private var vertexArray: GLuint = 0
     /// The batch being collected: consecutive items sharing a program variant and textures.
     private var batchKey: BatchKey?
@@ -65,6 +67,7 @@ public final class GLRenderer {
         glEnableVertexAttribArray(0)
         glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 0, nil)
         // Per-instance attributes 1…10 (layer.glsl): mat4 in 1…4, then six vec4s.
+        glGenBuffers(1, &polygonBuffer)
         glGenBuffers(1, &instanceBuffer)
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
         // Never empty: draws that ignore instances (the blur) still find one to read.
@@ -91,6 +94,7 @@ public final class GLRenderer {
         }
         glDeleteBuffers(1, &quad)
         glDeleteBuffers(1, &instanceBuffer)
+        glDeleteBuffers(1, &polygonBuffer)
         glDeleteVertexArrays(1, &vertexArray)
     }
 
@@ -155,7 +159,9 @@ public final class GLRenderer {
 
     /// Whether an item covers its whole quad with alpha 1 (so it may hide what is below).
     private func isOpaque(_ item: DrawItem, images: ImageProvider) -> Bool {
-        guard item.opacity >= 1, item.shape == nil, item.borderWidth == nil, item.maskPass == nil else { return false }
+        guard item.opacity >= 1, item.shape == nil, item.borderWidth == nil, item.maskPass == nil, item.polygon == nil else {
+            return false
+        }
         switch item.paint {
         case .solid(let c): return c.alpha >= 1
         case .image(let image, _, let minification, _):
@@ -202,7 +208,7 @@ public final class GLRenderer {
         case .blur:
             return
         }
-        if key != batchKey {
+        if key != batchKey || item.polygon != nil {
             flush()
             batchKey = key
         }
@@ -219,10 +225,16 @@ public final class GLRenderer {
                          radius(.layerMinXMinYCorner), radius(.layerMaxXMinYCorner), radius(.layerMaxXMaxYCorner), radius(.layerMinXMaxYCorner),
                          item.opacity, GLfloat(item.borderWidth ?? 0), depth, shape?.continuous == true ? 1 : 0]
         instanceCount += 1
+        if let polygon = item.polygon {
+            // A split piece goes out alone, as a fan over its corners.
+            flush(polygon: polygon.map { p -> [GLfloat] in
+                [GLfloat((p.x - item.rect.minX) / item.rect.width), GLfloat((p.y - item.rect.minY) / item.rect.height)]
+            }.flatMap { $0 })
+        }
     }
 
-    /// Draws the collected batch in one instanced call.
-    private func flush() {
+    /// Draws the collected batch in one instanced call (or one polygon, given its corners).
+    private func flush(polygon: [GLfloat]? = nil) {
         defer {
             batchKey = nil
             instanceData.removeAll(keepingCapacity: true)
@@ -245,7 +257,15 @@ public final class GLRenderer {
         instanceData.withUnsafeBytes {
             glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW))
         }
-        glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(instanceCount))
+        guard let polygon else {
+            return glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(instanceCount))
+        }
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), polygonBuffer)
+        polygon.withUnsafeBytes { glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW)) }
+        glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 0, nil)
+        glDrawArraysInstanced(GLenum(GL_TRIANGLE_FAN), 0, GLsizei(polygon.count / 2), 1)
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), quad)
+        glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 0, nil)
     }
 
     /// Switches to a program variant (compiled on first use); the per-pass uniforms follow it.

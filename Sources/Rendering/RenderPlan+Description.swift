@@ -39,6 +39,9 @@ extension DrawItem: CustomStringConvertible {
         if let borderWidth { parts.append("border \(Self.format(borderWidth))") }
         if let scissor { parts.append("scissor \(Self.format(scissor))") }
         if let maskPass { parts.append("mask pass \(maskPass)") }
+        if let polygon {
+            parts.append("piece " + polygon.map { "(\(Self.format($0.x)),\(Self.format($0.y)))" }.joined(separator: " "))
+        }
         if antialiasEdges { parts.append("aa") }
         return parts.joined(separator: " ")
     }

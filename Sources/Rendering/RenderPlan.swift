@@ -70,6 +70,12 @@ public struct DrawItem: Sendable, Equatable {
     /// An offscreen pass whose alpha, sampled at the same place as a `.pass` paint, multiplies
     /// coverage (a `mask` layer).
     public var maskPass: Int?
+    /// Only this convex polygon of `rect` (item coordinates) is drawn: a piece of a quad split
+    /// where planes of a 3D context intersect.
+    public var polygon: [CGPoint]?
+    /// Item space → its 3D rendering context (before the context is flattened into the target),
+    /// set for items of `CATransformLayer` contexts: their depth order and splits are found there.
+    public var depthTransform: CATransform3D?
 
     public init(layer: String, role: String, transform: CATransform3D, rect: CGRect, paint: Paint, opacity: Float,
                 shape: RoundedShape? = nil, borderWidth: CGFloat? = nil, antialiasEdges: Bool = false,
@@ -107,7 +113,7 @@ extension DrawItem {
     /// about one target pixel so coverage can fade out, and coverage is limited to the original
     /// rectangle (or rounded shape), which the shape math anti-aliases in the fragment stage.
     public func withAntialiasedEdges() -> DrawItem {
-        guard rect.width > 0, rect.height > 0 else { return self }
+        guard rect.width > 0, rect.height > 0, polygon == nil else { return self }
         let c = transform.projecting(CGPoint(x: rect.midX, y: rect.midY))
         let dx = transform.projecting(CGPoint(x: rect.midX + 1, y: rect.midY))
         let dy = transform.projecting(CGPoint(x: rect.midX, y: rect.midY + 1))
@@ -138,7 +144,7 @@ extension DrawItem {
     /// straight bands drawn plain (opaque ones can then hide what is below) and four corner
     /// squares drawn with the rounded-rectangle coverage. Other items are returned as they are.
     public func splitAtCorners() -> [DrawItem] {
-        guard case .solid = paint, let shape, shape.isRounded, shape.rect == rect, maskPass == nil, !antialiasEdges else {
+        guard case .solid = paint, let shape, shape.isRounded, shape.rect == rect, maskPass == nil, !antialiasEdges, polygon == nil else {
             return [self]
         }
         // Continuous corners reach 1.528665 times further along the edges (the shader's curve).

@@ -44,6 +44,8 @@ public struct RenderPlanBuilder {
         let tree: PresentationTree
         let maximumPassSide: Int
         var passes: [RenderPass] = []
+        /// The current layer's space → its 3D context, while drawing inside a `CATransformLayer`.
+        var toContext: CATransform3D?
 
         init(tree: PresentationTree, maximumPassSide: Int) {
             self.tree = tree
@@ -73,6 +75,13 @@ public struct RenderPlanBuilder {
             drawContent(index, toTarget: toTarget, opacity: opacity, into: &items)
         }
 
+        /// An item of the current layer, tagged with its 3D-context matrix when it has one.
+        func tagged(_ item: DrawItem, offset: CATransform3D? = nil) -> DrawItem {
+            var item = item
+            item.depthTransform = toContext.map { context in offset.map { $0.concatenating(context) } ?? context }
+            return item
+        }
+
         /// Background, contents, sublayers and border of one layer, without its own isolation.
         mutating func drawContent(_ index: Int, toTarget: CATransform3D, opacity: Float, into items: inout [DrawItem]) {
             let layer = tree.layers[index]
@@ -82,24 +91,45 @@ public struct RenderPlanBuilder {
             let shape = RoundedShape(rect: p.bounds, radius: p.cornerRadius, corners: p.maskedCorners,
                                      continuous: p.cornerCurve == .continuous)
             if !isTransformLayer, let background = p.backgroundColor, background.alpha > 0 {
-                items.append(DrawItem(layer: path, role: "background", transform: toTarget, rect: p.bounds,
-                                      paint: .solid(PremultipliedColor(background)), opacity: opacity,
-                                      shape: shape.isRounded ? shape : nil, antialiasEdges: p.allowsEdgeAntialiasing))
+                items.append(tagged(DrawItem(layer: path, role: "background", transform: toTarget, rect: p.bounds,
+                                             paint: .solid(PremultipliedColor(background)), opacity: opacity,
+                                             shape: shape.isRounded ? shape : nil, antialiasEdges: p.allowsEdgeAntialiasing)))
             }
             if !isTransformLayer, let image = p.contents.image {
                 appendContents(image, of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
             }
             let children = layer.sublayersInDrawingOrder
-            let childOrder = isTransformLayer ? depthSorted(children, in: index) : children
-            for child in childOrder {
-                let placement = tree.layers[child].transformToParent
-                let childToTarget = placement.concatenating(isTransformLayer ? toTarget : Self.flatten(toTarget))
-                draw(child, toTarget: childToTarget, opacity: opacity, into: &items)
+            let ownContext = toContext
+            if isTransformLayer {
+                // Sublayers share one 3D space: their quads are ordered (and split where they
+                // cross) by a BSP tree rather than drawn in array order. The context starts at
+                // the transform layer's placement (which carries its parent's perspective).
+                let context = ownContext ?? layer.transformToParent
+                var contextItems: [DrawItem] = []
+                for child in depthSorted(children, in: index) {
+                    let placement = tree.layers[child].transformToParent
+                    toContext = placement.concatenating(context)
+                    draw(child, toTarget: placement.concatenating(toTarget), opacity: opacity, into: &contextItems)
+                }
+                toContext = ownContext
+                for piece in PlaneSorter.sort(contextItems) {
+                    var item = contextItems[piece.item]
+                    item.polygon = piece.polygon
+                    items.append(item)
+                }
+            } else {
+                for child in children {
+                    let placement = tree.layers[child].transformToParent
+                    // Inside a context an ordinary layer's subtree lies in its plane.
+                    toContext = ownContext.map { placement.concatenating(Self.flatten($0)) }
+                    draw(child, toTarget: placement.concatenating(Self.flatten(toTarget)), opacity: opacity, into: &items)
+                }
+                toContext = ownContext
             }
             if !isTransformLayer, p.borderWidth > 0, let border = p.borderColor, border.alpha > 0 {
-                items.append(DrawItem(layer: path, role: "border", transform: toTarget, rect: p.bounds,
-                                      paint: .solid(PremultipliedColor(border)), opacity: opacity, shape: shape,
-                                      borderWidth: p.borderWidth, antialiasEdges: p.allowsEdgeAntialiasing))
+                items.append(tagged(DrawItem(layer: path, role: "border", transform: toTarget, rect: p.bounds,
+                                             paint: .solid(PremultipliedColor(border)), opacity: opacity, shape: shape,
+                                             borderWidth: p.borderWidth, antialiasEdges: p.allowsEdgeAntialiasing)))
             }
         }
 
@@ -117,6 +147,8 @@ public struct RenderPlanBuilder {
             let toPass = CATransform3DMakeTranslation(-bounds.minX, -bounds.minY, 0)
                 .concatenating(CATransform3DMakeScale(CGFloat(passWidth) / bounds.width, CGFloat(passHeight) / bounds.height, 1))
             var passItems: [DrawItem] = []
+            let ownContext = toContext
+            toContext = nil  // the pass is flat; only its composite lives in the 3D context
             drawContent(index, toTarget: toPass, opacity: 1, into: &passItems)
             let passID = passes.count
             passes.append(RenderPass(id: passID, width: passWidth, height: passHeight, purpose: purpose,
@@ -130,6 +162,7 @@ public struct RenderPlanBuilder {
                     let maskToPass = m.transformToParent.concatenating(Self.flatten(toPass))
                     drawContent(mask, toTarget: maskToPass, opacity: max(0, min(1, m.properties.opacity)), into: &maskItems)
                 }
+                toContext = nil
                 let id = passes.count
                 maskID = id
                 passes.append(RenderPass(id: id, width: passWidth, height: passHeight, purpose: "mask of \(tree.path(of: index))",
@@ -138,10 +171,11 @@ public struct RenderPlanBuilder {
             let clip = p.masksToBounds
                 ? RoundedShape(rect: bounds, radius: p.cornerRadius, corners: p.maskedCorners, continuous: p.cornerCurve == .continuous)
                 : nil
-            items.append(DrawItem(layer: tree.path(of: index), role: "group", transform: toTarget, rect: bounds,
-                                  paint: .pass(passID, source: CGRect(x: 0, y: 0, width: 1, height: 1)), opacity: opacity,
-                                  shape: clip.flatMap { $0.isRounded ? $0 : nil }, antialiasEdges: p.allowsEdgeAntialiasing,
-                                  maskPass: maskID))
+            toContext = ownContext
+            items.append(tagged(DrawItem(layer: tree.path(of: index), role: "group", transform: toTarget, rect: bounds,
+                                         paint: .pass(passID, source: CGRect(x: 0, y: 0, width: 1, height: 1)), opacity: opacity,
+                                         shape: clip.flatMap { $0.isRounded ? $0 : nil }, antialiasEdges: p.allowsEdgeAntialiasing,
+                                         maskPass: maskID)))
         }
 
         /// A Gaussian shadow of the layer's composited alpha: the subtree drawn into a pass with a
@@ -163,7 +197,10 @@ public struct RenderPlanBuilder {
             let sx = CGFloat(width) / area.width, sy = CGFloat(height) / area.height
             let toPass = CATransform3DMakeTranslation(-area.minX, -area.minY, 0).concatenating(CATransform3DMakeScale(sx, sy, 1))
             var sourceItems: [DrawItem] = []
+            let ownContext = toContext
+            toContext = nil
             drawContent(index, toTarget: toPass, opacity: 1, into: &sourceItems)
+            toContext = ownContext
             let path = tree.path(of: index)
             let source = passes.count
             passes.append(RenderPass(id: source, width: width, height: height, purpose: "shadow of \(path)",
@@ -185,9 +222,9 @@ public struct RenderPlanBuilder {
             let offset = CATransform3DMakeTranslation(p.shadowOffset.width, p.shadowOffset.height, 0)
             let tint = PremultipliedColor(color)
             let shadowOpacity = Float(min(max(p.shadowOpacity, 0), 1))
-            items.append(DrawItem(layer: path, role: "shadow", transform: offset.concatenating(toTarget), rect: area,
-                                  paint: .tintedPass(blurred, color: tint, source: CGRect(x: 0, y: 0, width: 1, height: 1)),
-                                  opacity: opacity * shadowOpacity))
+            items.append(tagged(DrawItem(layer: path, role: "shadow", transform: offset.concatenating(toTarget), rect: area,
+                                         paint: .tintedPass(blurred, color: tint, source: CGRect(x: 0, y: 0, width: 1, height: 1)),
+                                         opacity: opacity * shadowOpacity), offset: offset))
         }
 
         /// The contents image placed by gravity; a `contentsCenter` other than the unit rect draws nine slices.
@@ -202,9 +239,9 @@ public struct RenderPlanBuilder {
             guard destination.width > 0, destination.height > 0 else { return }
             let unit = CGRect(x: 0, y: 0, width: 1, height: 1)
             func item(_ rect: CGRect, _ uv: CGRect) -> DrawItem {
-                DrawItem(layer: path, role: "contents", transform: toTarget, rect: rect,
-                         paint: .image(image, source: uv, minification: p.minificationFilter, magnification: p.magnificationFilter),
-                         opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing)
+                tagged(DrawItem(layer: path, role: "contents", transform: toTarget, rect: rect,
+                                paint: .image(image, source: uv, minification: p.minificationFilter, magnification: p.magnificationFilter),
+                                opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing))
             }
             guard p.contentsCenter != unit else { return items.append(item(destination, source)) }
             func unfringed(_ rect: CGRect, _ uv: CGRect) -> DrawItem {

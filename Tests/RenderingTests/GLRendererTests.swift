@@ -156,4 +156,28 @@ final class GLRendererTests: XCTestCase {
         XCTAssertTrue(covered.contains(true), "the part in front of the eye is drawn")
         XCTAssertTrue(covered.contains(false), "the frame is not smeared over entirely")
     }
+
+    func testIntersectingPlanesAreSplitSoEachShowsWhereItIsNearer() throws {
+        // Two cards crossing in an X inside a transform layer: on the left the red card is nearer,
+        // on the right the green one (a depth sort alone would put one card wholly on top).
+        let r = root(120, 90)
+        var perspective = CATransform3DIdentity
+        perspective.m34 = -1.0 / 300
+        r.sublayerTransform = perspective
+        let space = CATransformLayer()
+        space.frame = r.bounds
+        let red = CALayer(), green = CALayer()
+        for (card, angle, color) in [(red, CGFloat.pi / 6, CGColor(red: 1, green: 0, blue: 0, alpha: 1)),
+                                     (green, -CGFloat.pi / 6, CGColor(red: 0, green: 1, blue: 0, alpha: 1))] {
+            card.frame = CGRect(x: 30, y: 20, width: 60, height: 50)
+            card.backgroundColor = color
+            card.transform = CATransform3DMakeRotation(angle, 0, 1, 0)
+            space.addSublayer(card)
+        }
+        r.addSublayer(space)
+        let image = try render(r, width: 120, height: 90)
+        // Rotation +30° about y brings the red card's left edge toward the viewer (+z).
+        XCTAssertEqual(pixel(image, 40, 45), [255, 0, 0, 255], "left: red in front")
+        XCTAssertEqual(pixel(image, 80, 45), [0, 255, 0, 255], "right: green in front")
+    }
 }

@@ -324,4 +324,24 @@ final class RenderPlanTests: XCTestCase {
         r.addSublayer(a)
         XCTAssertFalse(plan(r).contains("shadow"))
     }
+
+    func test24CrossingPlanesInATransformLayerAreSplit() {
+        let r = root()
+        var perspective = CATransform3DIdentity
+        perspective.m34 = -1.0 / 300
+        r.sublayerTransform = perspective
+        let space = CATransformLayer()
+        space.frame = r.bounds
+        for (name, angle) in [("a", CGFloat.pi / 6), ("b", -CGFloat.pi / 6)] {
+            let card = box(name, CGRect(x: 20, y: 20, width: 60, height: 60), red)
+            card.transform = CATransform3DMakeRotation(angle, 0, 1, 0)
+            space.addSublayer(card)
+        }
+        r.addSublayer(space)
+        let lines = plan(r).split(separator: "\n").filter { $0.contains("background") }
+        XCTAssertEqual(lines.count, 3, "one card is cut in two where the other crosses it")
+        XCTAssertEqual(lines.filter { $0.contains("piece") }.count, 2)
+        // The cut runs along the line where the cards meet: x = 50, the centre.
+        XCTAssertTrue(lines.filter { $0.contains("piece") }.allSatisfy { $0.contains("(30,") }, plan(r))
+    }
 }
