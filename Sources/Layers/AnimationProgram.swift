@@ -9,19 +9,21 @@ indirect enum AnimationProgram {
     case property(LayerKeyPath, PreparedPropertyAnimation)
     /// Children run in the group's basic local time (after its timing function).
     case group(TimingParameters, CAMediaTimingFunction?, [AnimationProgram])
-    case transition(CATransition, TimingParameters)
+    /// With a copy of the layer's subtree as it was when the transition was added (the old state).
+    case transition(CATransition, TimingParameters, snapshot: CALayer?)
     /// An animation that changes nothing (unknown key path, unusable values); kept for timing.
     case inert(TimingParameters)
 
     var timing: TimingParameters {
         switch self {
         case .property(_, let p): p.timing
-        case .group(let t, _, _), .transition(_, let t), .inert(let t): t
+        case .group(let t, _, _), .transition(_, let t, _), .inert(let t): t
         }
     }
 
     /// Compiles `animation` for a layer whose properties look like `properties`.
-    static func compile(_ animation: CAAnimation, timing: TimingParameters? = nil, for properties: LayerProperties) -> AnimationProgram {
+    static func compile(_ animation: CAAnimation, timing: TimingParameters? = nil, for properties: LayerProperties,
+                        snapshot: CALayer? = nil) -> AnimationProgram {
         let timing = timing ?? animation.timing
         switch animation {
         case let group as CAAnimationGroup:
@@ -32,7 +34,7 @@ indirect enum AnimationProgram {
             }
             return .group(timing, group.timingFunction, children)
         case let transition as CATransition:
-            return .transition(transition, timing)
+            return .transition(transition, timing, snapshot: snapshot)
         case let property as CAPropertyAnimation:
             guard let keyPath = property.keyPath, let path = LayerKeyPath(keyPath),
                   properties.value(at: path) != nil,
@@ -73,7 +75,7 @@ indirect enum AnimationProgram {
             for child in children {
                 child.apply(parentTime: childTime, model: model, to: &state, removedOnCompletion: false)
             }
-        case .transition(let transition, let timing):
+        case .transition(let transition, let timing, _):
             guard let time = timing.resolve(parentTime: parentTime),
                   !(removedOnCompletion && time.phase == .after) else { return }
             state.transition = TransitionState(type: transition.type, subtype: transition.subtype,

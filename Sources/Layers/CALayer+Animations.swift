@@ -24,7 +24,9 @@ extension CALayer {
             copy.beginTime = convertTime(now, from: nil)
         }
         if let key { removeAnimation(forKey: key) }
-        let program = AnimationProgram.compile(copy, for: properties)
+        // A transition shows the change from the layer as it is now: keep a copy of it.
+        let snapshot = copy is CATransition ? modelSnapshot() : nil
+        let program = AnimationProgram.compile(copy, for: properties, snapshot: snapshot)
         attached.append(AttachedAnimation(key: key, animation: copy, program: program,
                                           completion: CATransaction.currentCompletionGroup))
     }
@@ -52,6 +54,33 @@ extension CALayer {
     /// The layer's copy of the animation under `key`; mutating it is undefined, as in Core Animation.
     public func animation(forKey key: String) -> CAAnimation? {
         attached.first(where: { $0.key == key })?.animation
+    }
+
+    /// A copy of the layer and its subtree as they are (model values, no animations).
+    func modelSnapshot() -> CALayer {
+        let copy = Swift.type(of: self).init(layer: self)
+        copy.properties.transition = nil
+        copy.sublayerStorage = sublayerStorage.map { layer in
+            let child = layer.modelSnapshot()
+            child.superlayer = copy
+            return child
+        }
+        if let mask = maskStorage {
+            let maskCopy = mask.modelSnapshot()
+            maskCopy.maskOwner = copy
+            copy.maskStorage = maskCopy
+        }
+        return copy
+    }
+
+    /// The old-state copy of the transition running at local time `t`, if one is.
+    public func transitionSnapshot(atLocalTime t: CFTimeInterval) -> CALayer? {
+        for item in attached.reversed() {
+            guard case .transition(_, let timing, let snapshot?) = item.program,
+                  let time = timing.resolve(parentTime: t), !(item.isRemovedOnCompletion && time.phase == .after) else { continue }
+            return snapshot
+        }
+        return nil
     }
 
     /// Number of attached animations, nil-keyed ones included.

@@ -37,6 +37,14 @@ public struct PresentedLayer: Sendable {
     public var isEffectivelyHidden: Bool
     /// Identity of the model layer, to key caches across frames.
     public var layerID: ObjectIdentifier
+    /// While a `CATransition` runs: the layer's old state, evaluated (its root is this layer's copy).
+    public var transitionFrom: PresentedSubtree?
+}
+
+/// A presentation tree held by reference, so a layer can carry one (a transition's old state).
+public final class PresentedSubtree: Sendable {
+    public let tree: PresentationTree
+    public init(_ tree: PresentationTree) { self.tree = tree }
 }
 
 /// The flat presentation tree at one time: a pre-order array with parent indices, every value
@@ -130,7 +138,9 @@ public struct PresentationTree: Sendable {
                 index: index, parent: parent, depth: depth, siblingIndex: siblingIndex, typeName: typeName,
                 properties: values, localTime: localTime, transformToParent: placement, transformToRoot: toRoot,
                 renderingContext: isMask ? parent : parentFrame.childContext, mask: nil, isMask: isMask,
-                sublayersInDrawingOrder: [], isEffectivelyHidden: hidden, layerID: ObjectIdentifier(layer)))
+                sublayersInDrawingOrder: [], isEffectivelyHidden: hidden, layerID: ObjectIdentifier(layer),
+                transitionFrom: values.transition == nil ? nil
+                    : layer.transitionSnapshot(atLocalTime: localTime).map { PresentedSubtree(PresentationTree.evaluate($0, at: 0)) }))
             if let mask = layer.mask {
                 layers[index].mask = layers.count
                 visit(mask, parent: index, siblingIndex: 0, depth: depth + 1, isMask: true, parentFrame: frame)

@@ -66,6 +66,10 @@ public struct RenderPlanBuilder {
             if !isTransformLayer, !p.masksToBounds, p.shadowOpacity > 0, let color = p.shadowColor, color.alpha > 0 {
                 appendShadow(index, color: color, toTarget: toTarget, opacity: opacity, into: &items)
             }
+            if !isTransformLayer, let old = layer.transitionFrom, let transition = p.transition {
+                appendTransition(index, from: old.tree, transition, toTarget: toTarget, opacity: opacity, into: &items)
+                return
+            }
             let groupOpacity = p.opacity < 1 && p.allowsGroupOpacity && drawnItemCount(index, limit: 2) > 1
             if !isTransformLayer, p.masksToBounds || layer.mask != nil || groupOpacity {
                 isolate(index, toTarget: toTarget, opacity: opacity, purpose: p.masksToBounds ? "masksToBounds"
@@ -176,6 +180,67 @@ public struct RenderPlanBuilder {
                                          paint: .pass(passID, source: CGRect(x: 0, y: 0, width: 1, height: 1)), opacity: opacity,
                                          shape: clip.flatMap { $0.isRounded ? $0 : nil }, antialiasEdges: p.allowsEdgeAntialiasing,
                                          maskPass: maskID)))
+        }
+
+        /// A running `CATransition`: the old state (the snapshot taken when it was added) and the
+        /// new state rendered into passes of the layer's bounds, composited moved and faded as its
+        /// type says (§7), each clipped to the bounds.
+        mutating func appendTransition(_ index: Int, from old: PresentationTree, _ transition: TransitionState,
+                                       toTarget: CATransform3D, opacity: Float, into items: inout [DrawItem]) {
+            let p = tree.layers[index].properties
+            let bounds = p.bounds
+            guard bounds.width > 0, bounds.height > 0, !old.layers.isEmpty else { return }
+            let density = Self.pixelDensity(toTarget, at: CGPoint(x: bounds.midX, y: bounds.midY))
+            let side = CGFloat(maximumPassSide)
+            let width = Int(min(side, max(1, (bounds.width * density).rounded(.up))))
+            let height = Int(min(side, max(1, (bounds.height * density).rounded(.up))))
+            func toPass(_ b: CGRect) -> CATransform3D {
+                CATransform3DMakeTranslation(-b.minX, -b.minY, 0)
+                    .concatenating(CATransform3DMakeScale(CGFloat(width) / b.width, CGFloat(height) / b.height, 1))
+            }
+            let path = tree.path(of: index)
+            let ownContext = toContext
+            toContext = nil
+            // The old state: its own tree, drawn by a walk that shares this plan's passes.
+            var oldWalk = Walk(tree: old, maximumPassSide: maximumPassSide)
+            oldWalk.passes = passes
+            var oldItems: [DrawItem] = []
+            let oldBounds = old.layers[0].properties.bounds
+            if oldBounds.width > 0, oldBounds.height > 0 {
+                oldWalk.drawContent(0, toTarget: toPass(oldBounds), opacity: 1, into: &oldItems)
+            }
+            passes = oldWalk.passes
+            let oldID = passes.count
+            passes.append(RenderPass(id: oldID, width: width, height: height, purpose: "transition old state of \(path)",
+                                     clearColor: .clear, items: oldItems))
+            var newItems: [DrawItem] = []
+            drawContent(index, toTarget: toPass(bounds), opacity: 1, into: &newItems)
+            let newID = passes.count
+            passes.append(RenderPass(id: newID, width: width, height: height, purpose: "transition new state of \(path)",
+                                     clearColor: .clear, items: newItems))
+            toContext = ownContext
+
+            let vertical = transition.subtype == .fromTop || transition.subtype == .fromBottom
+            let offsets = TransitionGeometry.offsets(type: transition.type, subtype: transition.subtype, progress: transition.progress,
+                                                     extent: vertical ? bounds.height : bounds.width)
+            let alphas = TransitionGeometry.alphas(type: transition.type, progress: transition.progress)
+            func composite(_ id: Int, _ offset: CGPoint, _ alpha: Double, _ role: String) {
+                guard alpha > 0 else { return }
+                let move = CATransform3DMakeTranslation(offset.x, offset.y, 0)
+                // The quad moves; its coverage stays within the layer's bounds.
+                let clip = RoundedShape(rect: bounds.offsetBy(dx: -offset.x, dy: -offset.y), radius: 0)
+                items.append(tagged(DrawItem(layer: path, role: role, transform: move.concatenating(toTarget), rect: bounds,
+                                             paint: .pass(id, source: CGRect(x: 0, y: 0, width: 1, height: 1)),
+                                             opacity: opacity * Float(alpha), shape: clip), offset: move))
+            }
+            // reveal slides the old content off the new one; the others bring the new one over.
+            if transition.type == .reveal {
+                composite(newID, offsets.new, alphas.new, "transition to")
+                composite(oldID, offsets.old, alphas.old, "transition from")
+            } else {
+                composite(oldID, offsets.old, alphas.old, "transition from")
+                composite(newID, offsets.new, alphas.new, "transition to")
+            }
         }
 
         /// A Gaussian shadow of the layer's composited alpha: the subtree drawn into a pass with a

@@ -3,6 +3,8 @@ import Geometry
 import Layers
 import Presentation
 import Rendering
+import Animation
+import Timing
 import GLRenderer
 
 /// Pixel tests of the GL backend on llvmpipe (or a GPU), checked against analytic geometry.
@@ -179,5 +181,42 @@ final class GLRendererTests: XCTestCase {
         // Rotation +30° about y brings the red card's left edge toward the viewer (+z).
         XCTAssertEqual(pixel(image, 40, 45), [255, 0, 0, 255], "left: red in front")
         XCTAssertEqual(pixel(image, 80, 45), [0, 255, 0, 255], "right: green in front")
+    }
+
+    private func transitionScene(_ type: CATransitionType, _ subtype: CATransitionSubtype?) -> (CALayer, CALayer) {
+        let r = root(100, 60)
+        let panel = CALayer()
+        panel.frame = CGRect(x: 0, y: 0, width: 100, height: 60)
+        panel.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)   // the old state
+        r.addSublayer(panel)
+        let transition = CATransition()
+        transition.type = type
+        transition.subtype = subtype
+        transition.duration = 1
+        transition.beginTime = AVCoreAnimationBeginTimeAtZero
+        panel.add(transition, forKey: kCATransition)
+        panel.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)   // the new state
+        return (r, panel)
+    }
+
+    func testPushTransitionSlidesOldOutAndNewInWithinTheBounds() throws {
+        let (r, _) = transitionScene(.push, .fromRight)
+        // Half-way (linear pacing): the old content has moved 50 left, the new one sits 50 right.
+        let image = try render(r, width: 100, height: 60, at: 0.5)
+        XCTAssertEqual(pixel(image, 25, 30), [255, 0, 0, 255], "old state on the left half")
+        XCTAssertEqual(pixel(image, 75, 30), [0, 0, 255, 255], "new state on the right half")
+        let done = try render(r, width: 100, height: 60, at: 1.5)
+        XCTAssertEqual(pixel(image, 75, 30), pixel(done, 75, 30))
+        XCTAssertEqual(pixel(done, 25, 30), [0, 0, 255, 255], "after the transition only the new state")
+    }
+
+    func testFadeTransitionCrossFades() throws {
+        let (r, _) = transitionScene(.fade, nil)
+        let image = try render(r, width: 100, height: 60, at: 0.5)
+        let p = pixel(image, 50, 30)
+        // Old red at alpha 0.5 under new blue at alpha 0.5: (0.5·0.5·255, 0, 0.5·255, 0.75·255).
+        XCTAssertEqual(Double(p[0]), 63.75, accuracy: 2)
+        XCTAssertEqual(Double(p[2]), 127.5, accuracy: 2)
+        XCTAssertEqual(Double(p[3]), 191.25, accuracy: 2)
     }
 }
