@@ -116,8 +116,7 @@ public final class GLRenderer {
             glViewport(0, 0, GLsizei(pass.width), GLsizei(pass.height))
             let c = pass.clearColor
             glClearColor(c.red, c.green, c.blue, c.alpha)
-            glClearDepthf(1)
-            glClear(GLbitfield(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT))
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
             currentTarget = (pass.width, pass.height)
             glUniform2f(program.target, GLfloat(pass.width), GLfloat(pass.height))
             drawItems(pass.items, images: images, passTextures: passTextures)
@@ -139,9 +138,12 @@ public final class GLRenderer {
         func depth(_ i: Int) -> GLfloat { 1 - GLfloat(i + 1) / GLfloat(count + 1) }
         let opaque = items.indices.filter { isOpaque(items[$0], images: images) }
         if !opaque.isEmpty {
+            // Depth is only needed (and only cleared) when something can hide something.
+            glDepthMask(GLboolean(GL_TRUE))
+            glClearDepthf(1)
+            glClear(GLbitfield(GL_DEPTH_BUFFER_BIT))
             glEnable(GLenum(GL_DEPTH_TEST))
             glDepthFunc(GLenum(GL_LESS))
-            glDepthMask(GLboolean(GL_TRUE))
             glDisable(GLenum(GL_BLEND))
             for i in opaque.reversed() { enqueue(items[i], depth: depth(i), images: images, passTextures: passTextures) }
             flush()
