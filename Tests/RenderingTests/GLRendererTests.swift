@@ -219,4 +219,30 @@ final class GLRendererTests: XCTestCase {
         XCTAssertEqual(Double(p[2]), 127.5, accuracy: 2)
         XCTAssertEqual(Double(p[3]), 191.25, accuracy: 2)
     }
+
+    /// Worked example E61: two opaque overlapping sublayers under a parent at opacity 0.5 — the
+    /// overlap has alpha 0.5 with group opacity and 0.75 without; elsewhere 0.5.
+    func testE61GroupOpacityOfOverlappingSublayers() throws {
+        func alphas(groupOpacity: Bool) throws -> (overlap: Int, single: Int) {
+            let r = root(60, 40)
+            let parent = CALayer()
+            parent.frame = r.bounds
+            parent.opacity = 0.5
+            parent.allowsGroupOpacity = groupOpacity
+            for x in [5.0, 25.0] {
+                let square = CALayer()
+                square.frame = CGRect(x: x, y: 5, width: 30, height: 30)
+                square.backgroundColor = CGColor(gray: 1, alpha: 1)
+                parent.addSublayer(square)
+            }
+            r.addSublayer(parent)
+            let image = try render(r, width: 60, height: 40)
+            return (Int(image[30, 20].a), Int(image[10, 20].a))
+        }
+        let grouped = try alphas(groupOpacity: true), separate = try alphas(groupOpacity: false)
+        XCTAssertEqual(Double(grouped.overlap), 127.5, accuracy: 1, "E61 overlap with group opacity")
+        XCTAssertEqual(Double(separate.overlap), 191.25, accuracy: 1, "E61 overlap without group opacity")
+        XCTAssertEqual(Double(grouped.single), 127.5, accuracy: 1, "E61 elsewhere")
+        XCTAssertEqual(Double(separate.single), 127.5, accuracy: 1, "E61 elsewhere")
+    }
 }
