@@ -134,6 +134,12 @@ extension CALayer {
 }
 
 extension CALayer {
+    /// The layer's local time for a time in its superlayer's time space (read in place: going
+    /// through `properties` from another module would copy every property).
+    public func localTime(fromParentTime t: CFTimeInterval) -> CFTimeInterval {
+        properties.timing.layerLocalTime(parentTime: t)
+    }
+
     /// Converts a time from `layer`'s time space (nil: absolute time) into this layer's.
     public func convertTime(_ t: CFTimeInterval, from layer: CALayer?) -> CFTimeInterval {
         localTime(fromGlobalTime: layer?.globalTime(fromLocalTime: t) ?? t)

@@ -107,7 +107,7 @@ public struct PresentationTree: Sendable {
 
         mutating func visit(_ layer: CALayer, parent: Int?, siblingIndex: Int, depth: Int, isMask: Bool,
                             parentFrame: ParentFrame) {
-            let localTime = layer.properties.timing.layerLocalTime(parentTime: parentFrame.localTime)
+            let localTime = layer.localTime(fromParentTime: parentFrame.localTime)
             let values = layer.presentationProperties(atLocalTime: localTime)
             var placement = values.transformToSuperlayer
             let toRoot: CATransform3D
