@@ -27,7 +27,7 @@ public enum JSONParser {
     ///
     /// - Parameter maxDepth: The most arrays and objects that may be open at once.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONSyntaxError) -> JSONNode {
-        var reader = Reader(bytes: bytes, maxDepth: maxDepth)
+        var reader = JSONReader(bytes: bytes, maxDepth: maxDepth)
         return try reader.parseDocument()
     }
 
@@ -38,7 +38,7 @@ public enum JSONParser {
 }
 
 /// ASCII bytes the grammar cares about.
-private enum Byte {
+enum JSONByte {
     static let tab = UInt8(ascii: "\t"), lineFeed = UInt8(ascii: "\n")
     static let carriageReturn = UInt8(ascii: "\r"), space = UInt8(ascii: " ")
     static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
@@ -57,7 +57,7 @@ private let powersOfTen: [Double] = [
 ]
 
 /// An array or object whose members are still being read.
-private struct OpenContainer {
+struct OpenContainer {
     var location: JSONLocation
     var isObject: Bool
     var elements: [JSONNode] = []
@@ -68,7 +68,7 @@ private struct OpenContainer {
 }
 
 /// A number's significant digits, exact while at most 19 of them (they then fit a UInt64).
-private struct Digits {
+struct Digits {
     var mantissa: UInt64 = 0
     var count = 0
     var isExact = true
@@ -82,7 +82,7 @@ private struct Digits {
 }
 
 /// The parser's cursor and line bookkeeping over one input.
-private struct Reader {
+struct JSONReader {
     let bytes: [UInt8]
     let maxDepth: Int
     var index = 0
@@ -124,14 +124,14 @@ private struct Reader {
             let here = location(at: index)
             var node: JSONNode
             switch first {
-            case Byte.openBracket, Byte.openBrace:
-                let isObject = first == Byte.openBrace
+            case JSONByte.openBracket, JSONByte.openBrace:
+                let isObject = first == JSONByte.openBrace
                 guard containers.count < maxDepth else {
                     throw JSONSyntaxError(location: here, message: "nesting deeper than \(maxDepth)")
                 }
                 index += 1
                 skipWhitespace()
-                if peek() == (isObject ? Byte.closeBrace : Byte.closeBracket) {
+                if peek() == (isObject ? JSONByte.closeBrace : JSONByte.closeBracket) {
                     index += 1
                     node = JSONNode(value: isObject ? .object([]) : .array([]), location: here)
                 } else {
@@ -140,11 +140,11 @@ private struct Reader {
                     containers.append(container)
                     continue
                 }
-            case Byte.quote:
+            case JSONByte.quote:
                 node = JSONNode(value: .string(try parseString()), location: here)
             case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                 node = try parseLiteral(at: here)
-            case Byte.minus, Byte.zero...Byte.nine:
+            case JSONByte.minus, JSONByte.zero...JSONByte.nine:
                 node = try parseNumber(at: here)
             default:
                 throw unexpectedCharacter()
@@ -161,8 +161,8 @@ private struct Reader {
                     containers[top].elements.append(node)
                 }
                 skipWhitespace()
-                let closer = isObject ? Byte.closeBrace : Byte.closeBracket
-                if try current() == Byte.comma {
+                let closer = isObject ? JSONByte.closeBrace : JSONByte.closeBracket
+                if try current() == JSONByte.comma {
                     let commaLocation = location(at: index)
                     index += 1
                     skipWhitespace()
@@ -189,11 +189,11 @@ private struct Reader {
 
     /// Reads `"key" :` and leaves the cursor before the value.
     mutating func parseKey() throws(JSONSyntaxError) -> (String, JSONLocation) {
-        guard try current() == Byte.quote else { throw mismatch("expected string key") }
+        guard try current() == JSONByte.quote else { throw mismatch("expected string key") }
         let keyLocation = location(at: index)
         let key = try parseString()
         skipWhitespace()
-        guard try current() == Byte.colon else { throw mismatch("expected ':' after object key") }
+        guard try current() == JSONByte.colon else { throw mismatch("expected ':' after object key") }
         index += 1
         return (key, keyLocation)
     }
@@ -217,10 +217,10 @@ private struct Reader {
 
     mutating func parseNumber(at here: JSONLocation) throws(JSONSyntaxError) -> JSONNode {
         let start = index
-        let isNegative = bytes[index] == Byte.minus
+        let isNegative = bytes[index] == JSONByte.minus
         if isNegative { index += 1 }
         var digits = Digits()
-        if try current() == Byte.zero {
+        if try current() == JSONByte.zero {
             index += 1
             if let next = peek(), isDigit(next) { throw error("leading zeros are not allowed", at: index - 1) }
         } else if isDigit(bytes[index]) {
@@ -230,25 +230,25 @@ private struct Reader {
         }
         var isInteger = true
         var fractionDigits = 0
-        if peek() == Byte.dot {
+        if peek() == JSONByte.dot {
             isInteger = false
             index += 1
             guard isDigit(try current()) else { throw mismatch("expected digit after '.'") }
             fractionDigits = readDigits(into: &digits)
         }
         var exponent = 0
-        if peek() == Byte.lowerE || peek() == Byte.upperE {
+        if peek() == JSONByte.lowerE || peek() == JSONByte.upperE {
             isInteger = false
             index += 1
             let sign = peek()
-            if sign == Byte.plus || sign == Byte.minus { index += 1 }
+            if sign == JSONByte.plus || sign == JSONByte.minus { index += 1 }
             guard isDigit(try current()) else { throw mismatch("expected digit in exponent") }
             while let byte = peek(), isDigit(byte) {
                 // Saturate: exponents this large only matter to the slow path anyway.
-                if exponent < 1_000_000 { exponent = exponent * 10 + Int(byte &- Byte.zero) }
+                if exponent < 1_000_000 { exponent = exponent * 10 + Int(byte &- JSONByte.zero) }
                 index += 1
             }
-            if sign == Byte.minus { exponent = -exponent }
+            if sign == JSONByte.minus { exponent = -exponent }
         }
 
         var value: Double
@@ -271,161 +271,28 @@ private struct Reader {
     mutating func readDigits(into digits: inout Digits) -> Int {
         let start = index
         while let byte = peek(), isDigit(byte) {
-            digits.append(byte &- Byte.zero)
+            digits.append(byte &- JSONByte.zero)
             index += 1
         }
         return index - start
     }
 
-    func isDigit(_ byte: UInt8) -> Bool { byte >= Byte.zero && byte <= Byte.nine }
+    func isDigit(_ byte: UInt8) -> Bool { byte >= JSONByte.zero && byte <= JSONByte.nine }
 
     // MARK: Strings
-
-    /// Reads a string starting at its opening quote and leaves the cursor after the closing one.
-    mutating func parseString() throws(JSONSyntaxError) -> String {
-        let quote = index
-        index += 1
-        var segmentStart = index
-        var hasEscapes = false
-        while true {
-            guard index < bytes.count else { throw error("unterminated string", at: quote) }
-            let byte = bytes[index]
-            if byte == Byte.quote { break }
-            if byte == Byte.backslash {
-                if !hasEscapes {
-                    stringBuffer.removeAll(keepingCapacity: true)
-                    hasEscapes = true
-                }
-                stringBuffer.append(contentsOf: bytes[segmentStart..<index])
-                try parseEscape(quote: quote)
-                segmentStart = index
-            } else if byte < 0x20 {
-                throw error("control character \(scalarName(UInt32(byte))) in string must be escaped", at: index)
-            } else if byte < 0x80 {
-                index += 1
-            } else {
-                guard let length = utf8Length(at: index) else { throw error("invalid UTF-8", at: index) }
-                index += length
-            }
-        }
-        let string: String
-        if hasEscapes {
-            stringBuffer.append(contentsOf: bytes[segmentStart..<index])
-            string = String(decoding: stringBuffer, as: UTF8.self)
-        } else {
-            // Already validated, so decoding never substitutes replacement characters.
-            string = String(decoding: bytes[segmentStart..<index], as: UTF8.self)
-        }
-        index += 1
-        return string
-    }
-
-    /// Decodes the escape at the cursor into `stringBuffer`.
-    mutating func parseEscape(quote: Int) throws(JSONSyntaxError) {
-        let escape = index
-        guard index + 1 < bytes.count else { throw error("unterminated string", at: quote) }
-        let letter = bytes[index + 1]
-        let decoded: UInt8? = switch letter {
-        case Byte.quote, Byte.backslash, UInt8(ascii: "/"): letter
-        case UInt8(ascii: "b"): 0x08
-        case UInt8(ascii: "f"): 0x0C
-        case UInt8(ascii: "n"): Byte.lineFeed
-        case UInt8(ascii: "r"): Byte.carriageReturn
-        case UInt8(ascii: "t"): Byte.tab
-        default: nil
-        }
-        if let decoded {
-            stringBuffer.append(decoded)
-            index += 2
-        } else if letter == UInt8(ascii: "u") {
-            try parseUnicodeEscape(quote: quote)
-        } else {
-            let shown = letter > 0x20 && letter < 0x7F ? " '\\\(Character(Unicode.Scalar(letter)))'" : " sequence"
-            throw error("invalid escape\(shown)", at: escape)
-        }
-    }
-
-    /// Decodes `\uXXXX`, pairing surrogates, into `stringBuffer`.
-    mutating func parseUnicodeEscape(quote: Int) throws(JSONSyntaxError) {
-        let escape = index
-        var scalar = try hexQuad(escape: escape, quote: quote)
-        index += 6
-        if (0xDC00...0xDFFF).contains(scalar) {
-            throw error("invalid \\u escape: unpaired surrogate", at: escape)
-        }
-        if (0xD800...0xDBFF).contains(scalar) {
-            // A high surrogate must be followed directly by an escaped low one.
-            let hasLow = index + 1 < bytes.count
-                && bytes[index] == Byte.backslash && bytes[index + 1] == UInt8(ascii: "u")
-            let low = hasLow ? try hexQuad(escape: index, quote: quote) : 0
-            guard (0xDC00...0xDFFF).contains(low) else {
-                throw error("invalid \\u escape: unpaired surrogate", at: escape)
-            }
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            index += 6
-        }
-        appendUTF8(scalar)
-    }
-
-    /// Reads the four hex digits after the `\u` at `escape`.
-    mutating func hexQuad(escape: Int, quote: Int) throws(JSONSyntaxError) -> UInt32 {
-        var value: UInt32 = 0
-        for position in (escape + 2)..<(escape + 6) {
-            guard position < bytes.count else { throw error("unterminated string", at: quote) }
-            let byte = bytes[position]
-            let digit: UInt8
-            switch byte {
-            case Byte.zero...Byte.nine: digit = byte - Byte.zero
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw error("invalid \\u escape: expected 4 hex digits", at: escape)
-            }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
-    }
-
-    mutating func appendUTF8(_ value: UInt32) {
-        // Callers have ruled out surrogates, so the scalar always exists.
-        guard let scalar = Unicode.Scalar(value) else { return }
-        UTF8.encode(scalar) { stringBuffer.append($0) }
-    }
-
-    // MARK: UTF-8
-
-    /// The length of the well-formed UTF-8 sequence at `position`, or `nil` (Unicode Table 3-7).
-    func utf8Length(at position: Int) -> Int? {
-        func byte(_ offset: Int, in range: ClosedRange<UInt8>) -> Bool {
-            position + offset < bytes.count && range.contains(bytes[position + offset])
-        }
-        let tail: ClosedRange<UInt8> = 0x80...0xBF
-        switch bytes[position] {
-        case 0x00...0x7F: return 1
-        case 0xC2...0xDF: return byte(1, in: tail) ? 2 : nil
-        case 0xE0: return byte(1, in: 0xA0...0xBF) && byte(2, in: tail) ? 3 : nil
-        case 0xE1...0xEC, 0xEE...0xEF: return byte(1, in: tail) && byte(2, in: tail) ? 3 : nil
-        case 0xED: return byte(1, in: 0x80...0x9F) && byte(2, in: tail) ? 3 : nil
-        case 0xF0: return byte(1, in: 0x90...0xBF) && byte(2, in: tail) && byte(3, in: tail) ? 4 : nil
-        case 0xF1...0xF3: return byte(1, in: tail) && byte(2, in: tail) && byte(3, in: tail) ? 4 : nil
-        case 0xF4: return byte(1, in: 0x80...0x8F) && byte(2, in: tail) && byte(3, in: tail) ? 4 : nil
-        default: return nil
-        }
-    }
-
-    // MARK: Whitespace and locations
 
     mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
-            case Byte.space, Byte.tab:
+            case JSONByte.space, JSONByte.tab:
                 index += 1
-            case Byte.lineFeed:
+            case JSONByte.lineFeed:
                 index += 1
                 startLine(at: index)
-            case Byte.carriageReturn:
+            case JSONByte.carriageReturn:
                 index += 1
                 // In CR LF the LF starts the line.
-                if index >= bytes.count || bytes[index] != Byte.lineFeed { startLine(at: index) }
+                if index >= bytes.count || bytes[index] != JSONByte.lineFeed { startLine(at: index) }
             default:
                 return
             }

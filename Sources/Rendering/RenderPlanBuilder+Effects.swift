@@ -1,0 +1,158 @@
+import Foundation
+import Geometry
+import Layers
+import Presentation
+
+// The parts of a layer that need their own passes or pieces: contents placement, shadows and
+// transitions (§11.4, §11.5, §7).
+
+extension RenderPlanBuilder.Walk {
+    /// The contents image placed by gravity; a `contentsCenter` other than the unit rect draws nine slices.
+    func appendContents(_ image: CGImage, of p: LayerProperties, path: String, toTarget: CATransform3D,
+                        opacity: Float, into items: inout [DrawItem]) {
+        let pixels = CGSize(width: image.width, height: image.height)
+        let source = p.contentsRect
+        let logical = ContentsPlacement.logicalSize(
+            pixels: CGSize(width: pixels.width * source.width, height: pixels.height * source.height),
+            contentsScale: p.contentsScale)
+        let destination = ContentsPlacement.rect(gravity: p.contentsGravity, contentSize: logical, in: p.bounds, flipped: true)
+        guard destination.width > 0, destination.height > 0 else { return }
+        let unit = CGRect(x: 0, y: 0, width: 1, height: 1)
+        func item(_ rect: CGRect, _ uv: CGRect) -> DrawItem {
+            tagged(DrawItem(layer: path, role: "contents", transform: toTarget, rect: rect,
+                            paint: .image(image, source: uv, minification: p.minificationFilter, magnification: p.magnificationFilter),
+                            opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing))
+        }
+        guard p.contentsCenter != unit else { return items.append(item(destination, source)) }
+        func unfringed(_ rect: CGRect, _ uv: CGRect) -> DrawItem {
+            var slice = item(rect, uv)
+            slice.antialiasEdges = false
+            return slice
+        }
+        // Nine-slice: columns and rows split at the centre rectangle, caps kept at their size.
+        let c = p.contentsCenter
+        let slice = ContentsPlacement.nineSlice(imagePixels: logical, contentsCenter: c, bounds: destination.size,
+                                                contentsScale: 1)
+        let xs = [destination.minX, destination.minX + slice.leftCap, destination.maxX - slice.rightCap, destination.maxX]
+        let ys = [destination.minY, destination.minY + slice.topCap, destination.maxY - slice.bottomCap, destination.maxY]
+        let us = [0, c.minX, c.maxX, 1].map { source.minX + $0 * source.width }
+        let vs = [0, c.minY, c.maxY, 1].map { source.minY + $0 * source.height }
+        for row in 0..<3 {
+            // Slices meet edge to edge: anti-aliased fringes would show the seams.
+            for column in 0..<3 where xs[column + 1] > xs[column] && ys[row + 1] > ys[row] {
+                items.append(unfringed(CGRect(x: xs[column], y: ys[row], width: xs[column + 1] - xs[column], height: ys[row + 1] - ys[row]),
+                                  CGRect(x: us[column], y: vs[row], width: us[column + 1] - us[column], height: vs[row + 1] - vs[row])))
+            }
+        }
+    }
+
+    /// A Gaussian shadow of the layer's composited alpha: the subtree drawn into a pass with a
+    /// 3σ margin, blurred horizontally then vertically, composited tinted and offset.
+    mutating func appendShadow(_ index: Int, color: CGColor, toTarget: CATransform3D, opacity: Float,
+                               into items: inout [DrawItem]) {
+        let p = tree.layers[index].properties
+        let bounds = p.bounds
+        guard bounds.width > 0, bounds.height > 0, drawnItemCount(index, limit: 1) > 0 else { return }
+        let radius = max(0, p.shadowRadius)
+        // Blur at most ~16 texels: large radii render the shadow at a lower density.
+        var density = Self.pixelDensity(toTarget, at: CGPoint(x: bounds.midX, y: bounds.midY))
+        if radius > 0 { density = min(density, 16 / radius) }
+        let margin = 3 * radius
+        let area = bounds.insetBy(dx: -margin, dy: -margin)
+        let side = CGFloat(maximumPassSide)
+        let width = Int(min(side, max(1, (area.width * density).rounded(.up))))
+        let height = Int(min(side, max(1, (area.height * density).rounded(.up))))
+        let sx = CGFloat(width) / area.width, sy = CGFloat(height) / area.height
+        let toPass = CATransform3DMakeTranslation(-area.minX, -area.minY, 0).concatenating(CATransform3DMakeScale(sx, sy, 1))
+        var sourceItems: [DrawItem] = []
+        let ownContext = toContext
+        toContext = nil
+        drawContent(index, toTarget: toPass, opacity: 1, into: &sourceItems)
+        toContext = ownContext
+        let path = tree.path(of: index)
+        let source = passes.count
+        passes.append(RenderPass(id: source, width: width, height: height, purpose: "shadow of \(path)",
+                                 clearColor: .clear, items: sourceItems))
+        var blurred = source
+        let sigma = radius * density
+        if sigma > 0.01 {
+            for horizontal in [true, false] {
+                let id = passes.count
+                let blur = DrawItem(layer: path, role: "blur", transform: .identity,
+                                    rect: CGRect(x: 0, y: 0, width: width, height: height),
+                                    paint: .blur(blurred, sigma: sigma, horizontal: horizontal), opacity: 1)
+                passes.append(RenderPass(id: id, width: width, height: height, purpose: "shadow blur of \(path)",
+                                         clearColor: .clear, items: [blur]))
+                blurred = id
+            }
+        }
+        // shadowOffset is in the layer's own space: the shadow quad moves with the layer.
+        let offset = CATransform3DMakeTranslation(p.shadowOffset.width, p.shadowOffset.height, 0)
+        let tint = PremultipliedColor(color)
+        let shadowOpacity = Float(min(max(p.shadowOpacity, 0), 1))
+        items.append(tagged(DrawItem(layer: path, role: "shadow", transform: offset.concatenating(toTarget), rect: area,
+                                     paint: .tintedPass(blurred, color: tint, source: CGRect(x: 0, y: 0, width: 1, height: 1)),
+                                     opacity: opacity * shadowOpacity), offset: offset))
+    }
+
+    /// A running `CATransition`: the old state (the snapshot taken when it was added) and the
+    /// new state rendered into passes of the layer's bounds, composited moved and faded as its
+    /// type says (§7), each clipped to the bounds.
+    mutating func appendTransition(_ index: Int, from old: PresentationTree, _ transition: TransitionState,
+                                   toTarget: CATransform3D, opacity: Float, into items: inout [DrawItem]) {
+        let p = tree.layers[index].properties
+        let bounds = p.bounds
+        guard bounds.width > 0, bounds.height > 0, !old.layers.isEmpty else { return }
+        let density = Self.pixelDensity(toTarget, at: CGPoint(x: bounds.midX, y: bounds.midY))
+        let side = CGFloat(maximumPassSide)
+        let width = Int(min(side, max(1, (bounds.width * density).rounded(.up))))
+        let height = Int(min(side, max(1, (bounds.height * density).rounded(.up))))
+        func toPass(_ b: CGRect) -> CATransform3D {
+            CATransform3DMakeTranslation(-b.minX, -b.minY, 0)
+                .concatenating(CATransform3DMakeScale(CGFloat(width) / b.width, CGFloat(height) / b.height, 1))
+        }
+        let path = tree.path(of: index)
+        let ownContext = toContext
+        toContext = nil
+        // The old state: its own tree, drawn by a walk that shares this plan's passes.
+        var oldWalk = RenderPlanBuilder.Walk(tree: old, maximumPassSide: maximumPassSide)
+        oldWalk.passes = passes
+        var oldItems: [DrawItem] = []
+        let oldBounds = old.layers[0].properties.bounds
+        if oldBounds.width > 0, oldBounds.height > 0 {
+            oldWalk.drawContent(0, toTarget: toPass(oldBounds), opacity: 1, into: &oldItems)
+        }
+        passes = oldWalk.passes
+        let oldID = passes.count
+        passes.append(RenderPass(id: oldID, width: width, height: height, purpose: "transition old state of \(path)",
+                                 clearColor: .clear, items: oldItems))
+        var newItems: [DrawItem] = []
+        drawContent(index, toTarget: toPass(bounds), opacity: 1, into: &newItems)
+        let newID = passes.count
+        passes.append(RenderPass(id: newID, width: width, height: height, purpose: "transition new state of \(path)",
+                                 clearColor: .clear, items: newItems))
+        toContext = ownContext
+
+        let vertical = transition.subtype == .fromTop || transition.subtype == .fromBottom
+        let offsets = TransitionGeometry.offsets(type: transition.type, subtype: transition.subtype, progress: transition.progress,
+                                                 extent: vertical ? bounds.height : bounds.width)
+        let alphas = TransitionGeometry.alphas(type: transition.type, progress: transition.progress)
+        func composite(_ id: Int, _ offset: CGPoint, _ alpha: Double, _ role: String) {
+            guard alpha > 0 else { return }
+            let move = CATransform3DMakeTranslation(offset.x, offset.y, 0)
+            // The quad moves; its coverage stays within the layer's bounds.
+            let clip = RoundedShape(rect: bounds.offsetBy(dx: -offset.x, dy: -offset.y), radius: 0)
+            items.append(tagged(DrawItem(layer: path, role: role, transform: move.concatenating(toTarget), rect: bounds,
+                                         paint: .pass(id, source: CGRect(x: 0, y: 0, width: 1, height: 1)),
+                                         opacity: opacity * Float(alpha), shape: clip), offset: move))
+        }
+        // reveal slides the old content off the new one; the others bring the new one over.
+        if transition.type == .reveal {
+            composite(newID, offsets.new, alphas.new, "transition to")
+            composite(oldID, offsets.old, alphas.old, "transition from")
+        } else {
+            composite(oldID, offsets.old, alphas.old, "transition from")
+            composite(newID, offsets.new, alphas.new, "transition to")
+        }
+    }
+}
