@@ -25,7 +25,7 @@ let package = Package(
         .systemLibrary(name: "CEGL", pkgConfig: "egl", providers: [.apt(["libegl-dev", "libgles-dev"])]),
         .executableTarget(name: "ShaderEmbedder"),
         .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ShaderEmbedder"]),
-        .target(name: "GLRenderer", dependencies: ["Geometry", "Rendering", "CEGL"], plugins: ["EmbedShaders"]),
+        .target(name: "GLRenderer", dependencies: ["Geometry", "Timing", "Rendering", "CEGL"], plugins: ["EmbedShaders"]),
         .target(name: "Snapshot", dependencies: ["Geometry", "Timing", "Layers", "Presentation", "Rendering", "ImageIO", "GLRenderer"]),
         .target(name: "Lamina", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
                                                "Rendering", "ImageIO", "GLRenderer", "Snapshot"]),

@@ -180,13 +180,7 @@ struct KeyframeTrack {
             if case .path(let segments) = source { return .point(segments[min(j, segments.count - 1)].start) }
             return keyframe(min(j, n - 1))
         }
-        // Segment i with k_i ≤ u ≤ k_{i+1}.
-        var i = 0
-        while i < n - 2, u > keyTimes[i + 1] { i += 1 }
-        let span = keyTimes[i + 1] - keyTimes[i]
-        var s = span > 0 ? (u - keyTimes[i]) / span : 0
-        s = min(max(s, 0), 1)
-        if i < segmentFunctions.count, let f = segmentFunctions[i] { s = f.solve(s) }
+        let (i, s) = segment(at: u)
         switch source {
         case .path(let segments):
             let segment = segments[i]
@@ -206,17 +200,22 @@ struct KeyframeTrack {
     /// The path's tangent angle at fraction `u`, for `rotationMode`.
     func tangentAngle(at u: Double) -> Double? {
         guard case .path(let segments) = source else { return nil }
-        let n = count
-        var i = 0
-        while i < n - 2, u > keyTimes[i + 1] { i += 1 }
-        let span = keyTimes[i + 1] - keyTimes[i]
-        var s = span > 0 ? min(max((u - keyTimes[i]) / span, 0), 1) : 0
-        if i < segmentFunctions.count, let f = segmentFunctions[i] { s = f.solve(s) }
+        let (i, s) = segment(at: u)
         let segment = segments[i]
         let parameter = mode == .paced && i < arcTables.count
             ? arcTables[i].parameter(atLength: CGFloat(s) * arcTables[i].length) : CGFloat(s)
         let d = segment.direction(at: parameter)
         return atan2(Double(d.dy), Double(d.dx))
+    }
+
+    /// Segment i with k_i ≤ u ≤ k_{i+1}, and the fraction s within it after its timing function.
+    private func segment(at u: Double) -> (index: Int, fraction: Double) {
+        var i = 0
+        while i < count - 2, u > keyTimes[i + 1] { i += 1 }
+        let span = keyTimes[i + 1] - keyTimes[i]
+        var s = span > 0 ? min(max((u - keyTimes[i]) / span, 0), 1) : 0
+        if i < segmentFunctions.count, let f = segmentFunctions[i] { s = f.solve(s) }
+        return (i, s)
     }
 
     private func keyframe(_ i: Int) -> AnimatableValue {

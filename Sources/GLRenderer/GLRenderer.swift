@@ -3,6 +3,7 @@ import CEGL
 import Geometry
 import Layers
 import Rendering
+import Timing
 
 /// Executes render plans with OpenGL ES 3 on a headless EGL context (Mesa llvmpipe where there
 /// is no GPU, a real GPU's driver where there is one) and reads frames back.
@@ -100,7 +101,7 @@ public final class GLRenderer {
 
     /// Draws `plan` and returns the frame (RGBA8 premultiplied, top row first).
     public func render(_ plan: RenderPlan, images: ImageProvider) -> Image? {
-        let start = Self.now()
+        let start = CACurrentMediaTime()
         context.makeCurrent()
         glUseProgram(program.program)
         glBindVertexArray(vertexArray)
@@ -124,9 +125,9 @@ public final class GLRenderer {
             checkErrors("pass \(pass.id) (\(pass.purpose))")
         }
         glFinish()
-        let drawn = Self.now()
+        let drawn = CACurrentMediaTime()
         let frame = readFrame(width: plan.width, height: plan.height)
-        lastTimings = (drawn - start, Self.now() - drawn)
+        lastTimings = (drawn - start, CACurrentMediaTime() - drawn)
         return frame
     }
 
@@ -379,12 +380,6 @@ public final class GLRenderer {
         }
         checkErrors("read back")
         return Image(width: width, height: height, pixels: readback)
-    }
-
-    static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
     }
 
     private func checkErrors(_ stage: String) {

@@ -130,6 +130,14 @@ public struct CATransform3D: Hashable, Sendable {
         return CGPoint(x: p.x / w, y: p.y / w)
     }
 
+    /// `diag(1, 1, 0, 1) · self`: the z input dropped, as an ordinary layer flattens its subtree
+    /// into its plane (§11.3).
+    public var flattened: CATransform3D {
+        var m = self
+        (m.m31, m.m32, m.m33, m.m34) = (0, 0, 0, 0)
+        return m
+    }
+
     /// True when the matrix is the identity.
     public var isIdentity: Bool { self == .identity }
 

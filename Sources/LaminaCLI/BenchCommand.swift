@@ -70,32 +70,32 @@ enum BenchCommand {
         var frames = 0
         // Warm up: uploads textures and sizes the pass targets.
         _ = renderer.render(builder.plan(for: PresentationTree.evaluate(scene.root, at: 0)), images: images)
-        let start = now()
-        while now() - start < seconds || frames < 5 {
+        let start = CACurrentMediaTime()
+        while CACurrentMediaTime() - start < seconds || frames < 5 {
             let t = Double(frames) / 30
-            let t0 = now()
+            let t0 = CACurrentMediaTime()
             let tree = PresentationTree.evaluate(scene.root, at: t)
-            let t1 = now()
+            let t1 = CACurrentMediaTime()
             let renderPlan = builder.plan(for: tree)
-            let t2 = now()
+            let t2 = CACurrentMediaTime()
             _ = renderer.render(renderPlan, images: images)
             evaluate += t1 - t0; plan += t2 - t1
             composite += renderer.lastTimings.composite; readback += renderer.lastTimings.readback
             frames += 1
         }
-        let total = now() - start
+        let total = CACurrentMediaTime() - start
         var floorFPS: Double?
         if let count = scene.floorLayers, let floor = try? GLFloorLoop(width: width, height: height) {
             // The same quads: matrices taken from the presentation (outside the timed loop).
             let matrixFrames = (0..<30).map { i in floorMatrices(PresentationTree.evaluate(scene.root, at: Double(i) / 30), count: count, width, height) }
             floor.frame(matrixFrames[0])
             var floorFrames = 0
-            let floorStart = now()
-            while now() - floorStart < seconds || floorFrames < 5 {
+            let floorStart = CACurrentMediaTime()
+            while CACurrentMediaTime() - floorStart < seconds || floorFrames < 5 {
                 floor.frame(matrixFrames[floorFrames % matrixFrames.count])
                 floorFrames += 1
             }
-            floorFPS = Double(floorFrames) / (now() - floorStart)
+            floorFPS = Double(floorFrames) / (CACurrentMediaTime() - floorStart)
             renderer.context.makeCurrent()
         }
         let ms = { (seconds: Double) in seconds / Double(frames) * 1000 }
@@ -136,12 +136,6 @@ enum BenchCommand {
             }.joined(separator: "  "))
         }
         if let backend = rows.first?.backend { print("backend: \(backend); \(ProcessInfo.processInfo.activeProcessorCount) CPU cores") }
-    }
-
-    static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
     }
 
     static func peakMemoryMB() -> Double {

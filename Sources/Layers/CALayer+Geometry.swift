@@ -6,13 +6,7 @@ extension CALayer {
     /// anchor, transform and position. Setting it sets `position` and `bounds.size` so the frame
     /// reads back unchanged (under a scale or rotation the bounds shrink or grow accordingly).
     public var frame: CGRect {
-        get {
-            let m = properties.transformToSuperlayer
-            let b = bounds
-            let corners = [CGPoint(x: b.minX, y: b.minY), CGPoint(x: b.maxX, y: b.minY),
-                           CGPoint(x: b.minX, y: b.maxY), CGPoint(x: b.maxX, y: b.maxY)].map { m.projecting($0) }
-            return Self.boundingBox(corners)
-        }
+        get { properties.frame }
         set {
             let t = transform
             var size = newValue.size
@@ -57,17 +51,9 @@ extension CALayer {
     /// Layer space → superlayer bounds space, including the superlayer's sublayerTransform and
     /// geometry flip (§11.1).
     public var transformToSuperlayerSpace: CATransform3D {
-        var m = properties.transformToSuperlayer
-        if let parent = superlayer {
-            m = m.concatenating(parent.properties.sublayerTransformAboutAnchor)
-            if parent.isGeometryFlipped {
-                let b = parent.bounds
-                m = m.concatenating(CATransform3DMakeTranslation(0, -b.minY, 0))
-                    .concatenating(CATransform3DMakeScale(1, -1, 1))
-                    .concatenating(CATransform3DMakeTranslation(0, b.maxY, 0))
-            }
-        }
-        return m
+        let m = properties.transformToSuperlayer
+        guard let sublayers = superlayer?.properties.transformForSublayers else { return m }
+        return m.concatenating(sublayers)
     }
 
     /// Layer space → its root layer's superlayer space (the root's own placement included).

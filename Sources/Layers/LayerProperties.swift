@@ -196,13 +196,32 @@ extension LayerProperties {
         return m
     }
 
-    /// The matrix a sublayer's placement is followed by: `T(−P_A) · sublayerTransform · T(P_A)`
-    /// (about the anchor's x and y; §11.1), identity when `sublayerTransform` is.
-    public var sublayerTransformAboutAnchor: CATransform3D {
-        guard !sublayerTransform.isIdentity else { return .identity }
+    /// The matrix a sublayer's placement is followed by: `sublayerTransform` about the anchor's
+    /// x and y (§11.1), then the geometry flip (y measured from the top of the bounds); nil when
+    /// both are identities.
+    public var transformForSublayers: CATransform3D? {
+        guard !sublayerTransform.isIdentity || isGeometryFlipped else { return nil }
         let a = anchorInBounds
-        return CATransform3DMakeTranslation(-a.x, -a.y, 0)
+        var m = CATransform3DMakeTranslation(-a.x, -a.y, 0)
             .concatenating(sublayerTransform)
             .concatenating(CATransform3DMakeTranslation(a.x, a.y, 0))
+        if isGeometryFlipped {
+            // y ↦ minY + maxY − y.
+            m = m.concatenating(CATransform3D(m11: 1, m12: 0, m13: 0, m14: 0, m21: 0, m22: -1, m23: 0, m24: 0,
+                                              m31: 0, m32: 0, m33: 1, m34: 0,
+                                              m41: 0, m42: bounds.minY + bounds.maxY, m43: 0, m44: 1))
+        }
+        return m
+    }
+
+    /// The layer's rectangle in its superlayer: the box around the bounds corners mapped by
+    /// anchor, transform and position (divided by w). Core Animation: `frame`.
+    public var frame: CGRect {
+        let m = transformToSuperlayer
+        let points = [CGPoint(x: bounds.minX, y: bounds.minY), CGPoint(x: bounds.maxX, y: bounds.minY),
+                      CGPoint(x: bounds.minX, y: bounds.maxY), CGPoint(x: bounds.maxX, y: bounds.maxY)].map { m.projecting($0) }
+        let xs = points.map(\.x), ys = points.map(\.y)
+        let minX = xs.min() ?? 0, minY = ys.min() ?? 0
+        return CGRect(x: minX, y: minY, width: (xs.max() ?? 0) - minX, height: (ys.max() ?? 0) - minY)
     }
 }

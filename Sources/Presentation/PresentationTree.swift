@@ -126,7 +126,7 @@ public struct PresentationTree: Sendable {
             var frame = ParentFrame(time: localTime)
             frame.index = index
             frame.hidden = hidden
-            frame.sublayerMatrix = Self.sublayerMatrix(values)
+            frame.sublayerMatrix = values.transformForSublayers
             let flattened = toRoot.flattened
             frame.flattenedToRoot = flattened
             let isTransformLayer = values.content == .transformLayer
@@ -162,30 +162,6 @@ public struct PresentationTree: Sendable {
             }
             layers[index].sublayersInDrawingOrder = children
         }
-
-        /// The matrix after a sublayer's own placement: sublayerTransform about the anchor, then
-        /// the geometry flip; nil when both are identities.
-        static func sublayerMatrix(_ p: LayerProperties) -> CATransform3D? {
-            let hasSublayerTransform = !p.sublayerTransform.isIdentity
-            guard hasSublayerTransform || p.isGeometryFlipped else { return nil }
-            var m = p.sublayerTransformAboutAnchor
-            if p.isGeometryFlipped {
-                // y ↦ minY + maxY − y: measured from the top of the bounds.
-                m = m.concatenating(CATransform3D(m11: 1, m12: 0, m13: 0, m14: 0, m21: 0, m22: -1, m23: 0, m24: 0,
-                                                  m31: 0, m32: 0, m33: 1, m34: 0,
-                                                  m41: 0, m42: p.bounds.minY + p.bounds.maxY, m43: 0, m44: 1))
-            }
-            return m
-        }
-    }
-}
-
-extension CATransform3D {
-    /// `F · self` with `F = diag(1, 1, 0, 1)`: drops the z input, as flattening into a plane does.
-    var flattened: CATransform3D {
-        var m = self
-        (m.m31, m.m32, m.m33, m.m34) = (0, 0, 0, 0)
-        return m
     }
 }
 

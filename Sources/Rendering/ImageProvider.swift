@@ -6,11 +6,3 @@ public protocol ImageProvider: AnyObject {
     /// RGBA8 premultiplied pixels of `image`, or nil when they cannot be had (the item is skipped).
     func pixels(for image: CGImage) -> Image?
 }
-
-/// Serves images built in memory (`CGImage(width:height:premultipliedRGBA:)`) only.
-public final class InMemoryImageProvider: ImageProvider {
-    public init() {}
-    public func pixels(for image: CGImage) -> Image? {
-        image.pixels.flatMap { Image(width: image.width, height: image.height, pixels: $0) }
-    }
-}

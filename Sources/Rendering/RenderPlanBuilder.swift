@@ -125,8 +125,8 @@ public struct RenderPlanBuilder {
                 for child in children {
                     let placement = tree.layers[child].transformToParent
                     // Inside a context an ordinary layer's subtree lies in its plane.
-                    toContext = ownContext.map { placement.concatenating(Self.flatten($0)) }
-                    draw(child, toTarget: placement.concatenating(Self.flatten(toTarget)), opacity: opacity, into: &items)
+                    toContext = ownContext.map { placement.concatenating($0.flattened) }
+                    draw(child, toTarget: placement.concatenating(toTarget.flattened), opacity: opacity, into: &items)
                 }
                 toContext = ownContext
             }
@@ -163,7 +163,7 @@ public struct RenderPlanBuilder {
                 var maskItems: [DrawItem] = []
                 let m = tree.layers[mask]
                 if !m.properties.isHidden {
-                    let maskToPass = m.transformToParent.concatenating(Self.flatten(toPass))
+                    let maskToPass = m.transformToParent.concatenating(toPass.flattened)
                     drawContent(mask, toTarget: maskToPass, opacity: max(0, min(1, m.properties.opacity)), into: &maskItems)
                 }
                 toContext = nil
@@ -218,13 +218,6 @@ public struct RenderPlanBuilder {
                 stack.append(contentsOf: tree.layers[i].sublayersInDrawingOrder)
             }
             return count
-        }
-
-        /// Drops z after mapping, as an ordinary layer flattens its subtree into its plane.
-        static func flatten(_ m: CATransform3D) -> CATransform3D {
-            var f = m
-            (f.m31, f.m32, f.m33, f.m34) = (0, 0, 0, 0)
-            return f
         }
 
         /// True when the layer's front face points away: its projected corners wind the other way

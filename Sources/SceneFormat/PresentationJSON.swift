@@ -41,7 +41,7 @@ public struct PresentationJSON {
         add("zPosition", Self.number(p.zPosition))
         add("anchorPoint", Self.point(p.anchorPoint))
         add("anchorPointZ", Self.number(p.anchorPointZ))
-        add("frame", Self.rect(Self.frame(of: p)))
+        add("frame", Self.rect(p.frame))
         add("transform", Self.transform(p.transform))
         add("sublayerTransform", Self.transform(p.sublayerTransform))
         add("opacity", Self.number(Double(p.opacity)))
@@ -138,17 +138,6 @@ public struct PresentationJSON {
             add("transition", "{\"type\": \(Self.string(transition.type.rawValue)), \"subtype\": \(transition.subtype.map { Self.string($0.rawValue) } ?? "null"), \"progress\": \(Self.number(transition.progress))}")
         }
         return "{" + fields.map { "\(Self.string($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
-    }
-
-    /// The frame of presented values: the box around the bounds through anchor, transform, position.
-    static func frame(of p: LayerProperties) -> CGRect {
-        let m = p.transformToSuperlayer
-        let b = p.bounds
-        let points = [CGPoint(x: b.minX, y: b.minY), CGPoint(x: b.maxX, y: b.minY),
-                      CGPoint(x: b.minX, y: b.maxY), CGPoint(x: b.maxX, y: b.maxY)].map { m.projecting($0) }
-        let xs = points.map(\.x), ys = points.map(\.y)
-        let minX = xs.min() ?? 0, minY = ys.min() ?? 0
-        return CGRect(x: minX, y: minY, width: (xs.max() ?? 0) - minX, height: (ys.max() ?? 0) - minY)
     }
 
     /// Numbers print with 12 significant digits (enough to compare, free of float noise).

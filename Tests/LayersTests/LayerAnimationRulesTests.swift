@@ -13,18 +13,6 @@ import Presentation
 //
 // Tolerance: 1e-9 for exact arithmetic; 1e-6 for values printed to 6 digits.
 
-/// Records delegate messages.
-private final class EventRecorder: CAAnimationDelegate {
-    var events: [String] = []
-    var animations: [CAAnimation] = []
-    func animationDidStart(_ anim: CAAnimation) {
-        events.append("start")
-        animations.append(anim)
-    }
-    func animationDidStop(_ anim: CAAnimation, finished flag: Bool) {
-        events.append(flag ? "stop(finished)" : "stop(cancelled)")
-    }
-}
 
 final class LayerAnimationRulesTests: XCTestCase {
 

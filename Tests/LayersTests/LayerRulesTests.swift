@@ -25,18 +25,6 @@ private func tag(_ action: CAAction?) -> String? {
     return (action as? CABasicAnimation)?.keyPath ?? "other"
 }
 
-/// Records delegate messages.
-private final class EventRecorder: CAAnimationDelegate {
-    var events: [String] = []
-    var animations: [CAAnimation] = []
-    func animationDidStart(_ anim: CAAnimation) {
-        events.append("start")
-        animations.append(anim)
-    }
-    func animationDidStop(_ anim: CAAnimation, finished flag: Bool) {
-        events.append(flag ? "stop(finished)" : "stop(cancelled)")
-    }
-}
 
 /// A delegate answering from a dictionary (nil for missing keys).
 private final class DictionaryActionDelegate: CALayerDelegate {

@@ -6,6 +6,7 @@ import Rendering
 import Animation
 import Timing
 import GLRenderer
+import ImageIO
 
 /// Pixel tests of the GL backend on llvmpipe (or a GPU), checked against analytic geometry.
 final class GLRendererTests: XCTestCase {
@@ -28,7 +29,7 @@ final class GLRendererTests: XCTestCase {
                         background: CGColor? = nil) throws -> Image {
         let tree = PresentationTree.evaluate(root, at: time)
         let plan = RenderPlanBuilder(width: width, height: height, background: background).plan(for: tree)
-        return try XCTUnwrap(try renderer().render(plan, images: InMemoryImageProvider()))
+        return try XCTUnwrap(try renderer().render(plan, images: FileImageProvider()))
     }
 
     private func root(_ width: CGFloat, _ height: CGFloat) -> CALayer {
