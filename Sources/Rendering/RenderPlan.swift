@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Layers
+import Presentation
 
 /// A colour with premultiplied alpha, components 0…1 (what blending works on).
 public struct PremultipliedColor: Sendable, Equatable, CustomStringConvertible {
@@ -16,6 +17,16 @@ public struct PremultipliedColor: Sendable, Equatable, CustomStringConvertible {
     }
     public static let clear = PremultipliedColor(red: 0, green: 0, blue: 0, alpha: 0)
     public var description: String { String(format: "rgba(%.3f, %.3f, %.3f, %.3f)", red, green, blue, alpha) }
+}
+
+/// Names the layer a draw item comes from. Its path (`root/card/#2`) is built only when printed:
+/// plans are made every frame, and building path strings for every layer cost more than the plan.
+public struct LayerLabel: Sendable, Equatable, CustomStringConvertible {
+    public let tree: PresentedSubtree
+    public let index: Int
+    public init(tree: PresentedSubtree, index: Int) { self.tree = tree; self.index = index }
+    public var description: String { tree.tree.path(of: index) }
+    public static func == (a: LayerLabel, b: LayerLabel) -> Bool { a.tree === b.tree && a.index == b.index }
 }
 
 /// What a draw item covers its rectangle with.
@@ -51,8 +62,8 @@ public struct RoundedShape: Sendable, Equatable {
 /// One textured or coloured quad: the rectangle `rect` of a layer's plane, mapped into the pass's
 /// pixel space by `transform` (row vectors; divide by w), painted, shaped, faded.
 public struct DrawItem: Sendable, Equatable {
-    /// The layer it comes from (a presentation path), for printing and debugging.
-    public var layer: String
+    /// The layer it comes from, for printing and debugging.
+    public var layer: LayerLabel
     /// What part of the layer it draws: `background`, `contents`, `border`, `group`, …
     public var role: String
     public var transform: CATransform3D
@@ -77,7 +88,7 @@ public struct DrawItem: Sendable, Equatable {
     /// set for items of `CATransformLayer` contexts: their depth order and splits are found there.
     public var depthTransform: CATransform3D?
 
-    public init(layer: String, role: String, transform: CATransform3D, rect: CGRect, paint: Paint, opacity: Float,
+    public init(layer: LayerLabel, role: String, transform: CATransform3D, rect: CGRect, paint: Paint, opacity: Float,
                 shape: RoundedShape? = nil, borderWidth: CGFloat? = nil, antialiasEdges: Bool = false,
                 scissor: CGRect? = nil, maskPass: Int? = nil) {
         self.layer = layer; self.role = role; self.transform = transform; self.rect = rect; self.paint = paint

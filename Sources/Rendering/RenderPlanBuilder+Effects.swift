@@ -8,7 +8,7 @@ import Presentation
 
 extension RenderPlanBuilder.Walk {
     /// The contents image placed by gravity; a `contentsCenter` other than the unit rect draws nine slices.
-    func appendContents(_ image: CGImage, of p: LayerProperties, path: String, toTarget: CATransform3D,
+    func appendContents(_ image: CGImage, of p: LayerProperties, path: LayerLabel, toTarget: CATransform3D,
                         opacity: Float, into items: inout [DrawItem]) {
         let pixels = CGSize(width: image.width, height: image.height)
         let source = p.contentsRect
@@ -69,7 +69,7 @@ extension RenderPlanBuilder.Walk {
         toContext = nil
         drawContent(index, toTarget: toPass, opacity: 1, into: &sourceItems)
         toContext = ownContext
-        let path = tree.path(of: index)
+        let path = label(index)
         let source = passes.count
         passes.append(RenderPass(id: source, width: width, height: height, purpose: "shadow of \(path)",
                                  clearColor: .clear, items: sourceItems))
@@ -111,7 +111,7 @@ extension RenderPlanBuilder.Walk {
             CATransform3DMakeTranslation(-b.minX, -b.minY, 0)
                 .concatenating(CATransform3DMakeScale(CGFloat(width) / b.width, CGFloat(height) / b.height, 1))
         }
-        let path = tree.path(of: index)
+        let path = label(index)
         let ownContext = toContext
         toContext = nil
         // The old state: its own tree, drawn by a walk that shares this plan's passes.

@@ -42,6 +42,8 @@ public struct RenderPlanBuilder {
 
     struct Walk {
         let tree: PresentationTree
+        /// The tree by reference, for the labels of draw items.
+        let labels: PresentedSubtree
         let maximumPassSide: Int
         var passes: [RenderPass] = []
         /// The current layer's space → its 3D context, while drawing inside a `CATransformLayer`.
@@ -49,6 +51,7 @@ public struct RenderPlanBuilder {
 
         init(tree: PresentationTree, maximumPassSide: Int) {
             self.tree = tree
+            labels = PresentedSubtree(tree)
             self.maximumPassSide = maximumPassSide
         }
 
@@ -79,6 +82,8 @@ public struct RenderPlanBuilder {
             drawContent(index, toTarget: toTarget, opacity: opacity, into: &items)
         }
 
+        func label(_ index: Int) -> LayerLabel { LayerLabel(tree: labels, index: index) }
+
         /// An item of the current layer, tagged with its 3D-context matrix when it has one.
         func tagged(_ item: DrawItem, offset: CATransform3D? = nil) -> DrawItem {
             var item = item
@@ -90,7 +95,7 @@ public struct RenderPlanBuilder {
         mutating func drawContent(_ index: Int, toTarget: CATransform3D, opacity: Float, into items: inout [DrawItem]) {
             let layer = tree.layers[index]
             let p = layer.properties
-            let path = tree.path(of: index)
+            let path = label(index)
             let isTransformLayer = p.content == .transformLayer
             let shape = RoundedShape(rect: p.bounds, radius: p.cornerRadius, corners: p.maskedCorners,
                                      continuous: p.cornerCurve == .continuous)
@@ -176,7 +181,7 @@ public struct RenderPlanBuilder {
                 ? RoundedShape(rect: bounds, radius: p.cornerRadius, corners: p.maskedCorners, continuous: p.cornerCurve == .continuous)
                 : nil
             toContext = ownContext
-            items.append(tagged(DrawItem(layer: tree.path(of: index), role: "group", transform: toTarget, rect: bounds,
+            items.append(tagged(DrawItem(layer: label(index), role: "group", transform: toTarget, rect: bounds,
                                          paint: .pass(passID, source: CGRect(x: 0, y: 0, width: 1, height: 1)), opacity: opacity,
                                          shape: clip.flatMap { $0.isRounded ? $0 : nil }, antialiasEdges: p.allowsEdgeAntialiasing,
                                          maskPass: maskID)))
