@@ -26,9 +26,11 @@ let package = Package(
         .executableTarget(name: "ShaderEmbedder"),
         .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ShaderEmbedder"]),
         .target(name: "GLRenderer", dependencies: ["Geometry", "Timing", "Rendering", "CEGL"], plugins: ["EmbedShaders"]),
-        .target(name: "Snapshot", dependencies: ["Geometry", "Timing", "Layers", "Presentation", "Rendering", "ImageIO", "GLRenderer"]),
+        // Optimised even in debug builds: the test suite renders every reftest with it.
+        .target(name: "CPURenderer", dependencies: ["Geometry", "Rendering"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .target(name: "Snapshot", dependencies: ["Geometry", "Timing", "Layers", "Presentation", "Rendering", "ImageIO", "GLRenderer", "CPURenderer"]),
         .target(name: "Lamina", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
-                                               "Rendering", "ImageIO", "GLRenderer", "Snapshot"]),
+                                               "Rendering", "ImageIO", "GLRenderer", "CPURenderer", "Snapshot"]),
         .executableTarget(name: "LaminaCLI", dependencies: ["Lamina"]),
         .executableTarget(name: "ModelBenchmark", dependencies: ["Lamina"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),

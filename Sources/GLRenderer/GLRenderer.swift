@@ -10,7 +10,8 @@ import Timing
 ///
 /// Contents textures are uploaded once per image (premultiplied) and reused across frames;
 /// offscreen passes render into pooled textures. Use one renderer from one thread.
-public final class GLRenderer {
+public final class GLRenderer: RenderBackend {
+    public let name = "gpu"
     public let context: GLContext
     private var programs: [LayerProgram.Variant: LayerProgram] = [:]
     private var program: LayerProgram
@@ -39,7 +40,6 @@ public final class GLRenderer {
     private var targets: [Target] = []
     private var readback: [UInt8] = []
 
-    /// Seconds spent in the last `render`: issuing and finishing the passes, then reading back.
     public private(set) var lastTimings: (composite: Double, readback: Double) = (0, 0)
 
     private struct Target {

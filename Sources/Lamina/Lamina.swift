@@ -8,4 +8,5 @@
 @_exported import Rendering
 @_exported import ImageIO
 @_exported import GLRenderer
+@_exported import CPURenderer
 @_exported import Snapshot
