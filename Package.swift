@@ -27,7 +27,7 @@ let package = Package(
         .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ShaderEmbedder"]),
         .target(name: "GLRenderer", dependencies: ["Geometry", "Timing", "Rendering", "CEGL"], plugins: ["EmbedShaders"]),
         // Optimised even in debug builds: the test suite renders every reftest with it.
-        .target(name: "CPURenderer", dependencies: ["Geometry", "Rendering"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .target(name: "CPURenderer", dependencies: ["Geometry", "Timing", "Layers", "Rendering"], swiftSettings: [.unsafeFlags(["-O"])]),
         .target(name: "Snapshot", dependencies: ["Geometry", "Timing", "Layers", "Presentation", "Rendering", "ImageIO", "GLRenderer", "CPURenderer"]),
         .target(name: "Lamina", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
                                                "Rendering", "ImageIO", "GLRenderer", "CPURenderer", "Snapshot"]),

@@ -1,21 +1,139 @@
 import Foundation
 import Geometry
+import Layers
 import Rendering
+import Timing
 
 /// The reference renderer: executes the same render plans as the GL compositor on the CPU,
-/// following the shaders' rasterization and blending rules so its frames can be compared with
-/// the GPU's pixel by pixel. Deterministic: the same plan gives the same bytes at any thread count.
+/// following layer.glsl and blur.glsl (perspective-correct sampling, rounded-rectangle coverage,
+/// masks, Gaussian blur) and the GPU's rasterization and 8-bit blending rules, so its frames can
+/// be compared with the GPU's pixel by pixel.
+///
+/// Rows of each pass are split into bands drawn on `threads` threads; every pixel is computed
+/// by one thread from the same inputs in the same order, so the output is byte-identical at any
+/// thread count. Contents images are converted once and kept while the renderer lives.
 public final class CPURenderer: RenderBackend {
     public let name = "cpu"
-    /// Rows of the frame are split over this many threads.
+    /// Rows of each pass are split over this many threads.
     public let threads: Int
     public private(set) var lastTimings: (composite: Double, readback: Double) = (0, 0)
+    private var contents: [ObjectIdentifier: (image: CGImage, texture: Texture?)] = [:]
 
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.threads = max(1, threads)
     }
 
+    /// Draws `plan` and returns the frame (RGBA8 premultiplied, top row first).
     public func render(_ plan: RenderPlan, images: ImageProvider) -> Image? {
-        nil
+        let start = CACurrentMediaTime()
+        var passTextures: [Int: Texture] = [:]
+        var frame: [UInt8] = []
+        for pass in plan.passes {
+            guard pass.width > 0, pass.height > 0, pass.width <= 1 << 15, pass.height <= 1 << 15 else { return nil }
+            var pixels = Self.cleared(pass)
+            var segment: [DrawItem] = []
+            // A blur replaces the whole target where it stands in the order.
+            for item in pass.items {
+                if case .blur(let source, let sigma, let horizontal) = item.paint {
+                    draw(segment, pass: pass, into: &pixels, images: images, passTextures: passTextures)
+                    segment.removeAll()
+                    if let texture = passTextures[source] {
+                        Blur(source: texture, sigma: Float(sigma), horizontal: horizontal)
+                            .apply(into: &pixels, width: pass.width, height: pass.height, threads: threads)
+                    }
+                } else {
+                    segment.append(item)
+                }
+            }
+            draw(segment, pass: pass, into: &pixels, images: images, passTextures: passTextures)
+            if pass.id == plan.framePass.id {
+                frame = pixels
+            } else {
+                passTextures[pass.id] = Texture(Image(width: pass.width, height: pass.height, pixels: pixels)!)
+            }
+        }
+        lastTimings = (CACurrentMediaTime() - start, 0)
+        return Image(width: plan.width, height: plan.height, pixels: frame)
+    }
+
+    /// The pass's target filled with its clear colour (rounded to 8 bits as GL's clear does).
+    private static func cleared(_ pass: RenderPass) -> [UInt8] {
+        let c = pass.clearColor
+        let bytes = [c.red, c.green, c.blue, c.alpha].map { UInt8(min(max($0, 0), 1) * 255 + 0.5) }
+        if bytes == [0, 0, 0, 0] { return [UInt8](repeating: 0, count: pass.width * pass.height * 4) }
+        var pixels = [UInt8](repeating: 0, count: pass.width * pass.height * 4)
+        for i in stride(from: 0, to: pixels.count, by: 4) {
+            pixels[i] = bytes[0]; pixels[i + 1] = bytes[1]; pixels[i + 2] = bytes[2]; pixels[i + 3] = bytes[3]
+        }
+        return pixels
+    }
+
+    private func draw(_ items: [DrawItem], pass: RenderPass, into pixels: inout [UInt8], images: ImageProvider,
+                      passTextures: [Int: Texture]) {
+        guard !items.isEmpty else { return }
+        let bounds = CGRect(x: 0, y: 0, width: pass.width, height: pass.height)
+        var prepared: [PreparedItem] = []
+        prepared.reserveCapacity(items.count)
+        for (order, item) in items.enumerated() {
+            guard let paint = paint(item, images: images, passTextures: passTextures) else { continue }
+            let mask = item.maskPass.flatMap { passTextures[$0] }
+            if item.maskPass != nil, mask == nil { continue }
+            if let p = PreparedItem(item, order: order, bounds: bounds, paint: paint, mask: mask) { prepared.append(p) }
+        }
+        let opaque = prepared.indices.filter { prepared[$0].isOpaque }
+        let translucent = prepared.indices.filter { !prepared[$0].isOpaque }
+        var owner: [Int32] = opaque.isEmpty ? [] : [Int32](repeating: -1, count: pass.width * pass.height)
+        let width = pass.width, height = pass.height
+        let bands = threads == 1 ? 1 : min(height, threads * 4)
+        pixels.withUnsafeMutableBufferPointer { target in
+            owner.withUnsafeMutableBufferPointer { owner in
+                let rasterizer = PassRasterizer(target: target.baseAddress!, owner: owner.isEmpty ? nil : owner.baseAddress, width: width)
+                Self.forEachBand(bands, height: height, threads: threads) { rows in
+                    rasterizer.draw(prepared, opaque: opaque, translucent: translucent, rows: rows)
+                }
+            }
+        }
+    }
+
+    /// Runs `body` over `count` bands of rows, in parallel when more than one thread is allowed.
+    /// Bands touch disjoint rows, which is what makes sharing the target's pointer safe.
+    static func forEachBand(_ count: Int, height: Int, threads: Int, _ body: (Range<Int>) -> Void) {
+        if threads == 1 || count == 1 {
+            for band in 0..<count { body((band * height / count)..<((band + 1) * height / count)) }
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            let shared = UncheckedSendable(value: body)
+            DispatchQueue.concurrentPerform(iterations: count) { band in
+                shared.value((band * height / count)..<((band + 1) * height / count))
+            }
+        }
+    }
+
+    private struct UncheckedSendable<Value>: @unchecked Sendable { let value: Value }
+
+    private func paint(_ item: DrawItem, images: ImageProvider, passTextures: [Int: Texture]) -> PreparedPaint? {
+        switch item.paint {
+        case .solid(let c):
+            return .solid(SIMD4(c.red, c.green, c.blue, c.alpha))
+        case .image(let image, _, let minification, let magnification):
+            guard let texture = texture(for: image, images: images) else { return nil }
+            if minification == .trilinear { texture.makeMipmaps() }
+            return .texture(texture, minification: minification, magnification: magnification)
+        case .pass(let id, _):
+            return passTextures[id].map { .texture($0, minification: .linear, magnification: .linear) }
+        case .tintedPass(let id, let c, _):
+            return passTextures[id].map { .tinted($0, SIMD4(c.red, c.green, c.blue, c.alpha)) }
+        case .blur:
+            return nil
+        }
+    }
+
+    private func texture(for image: CGImage, images: ImageProvider) -> Texture? {
+        let key = ObjectIdentifier(image)
+        if let entry = contents[key] { return entry.texture }
+        let texture = images.pixels(for: image).map(Texture.init)
+        contents[key] = (image, texture)
+        return texture
     }
 }

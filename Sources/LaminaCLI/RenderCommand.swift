@@ -9,7 +9,8 @@ enum RenderCommand {
     OUT ending in .png writes one frame (at --time, default 0); a name with a %d-style pattern
     (frames/%05d.png) writes a PNG sequence of --frames A..B (frame i is at time i/fps).
     options:
-      --backend gpu|cpu   renderer (default gpu: headless EGL + OpenGL ES 3)
+      --backend gpu|cpu   renderer (default gpu: headless EGL + OpenGL ES 3; cpu: the
+                          reference renderer, same pixels within rounding)
       --time T            time of a single frame, seconds
       --frames A..B       frames A to B inclusive
       --fps N             frames per second (default: the scene's)
@@ -33,8 +34,10 @@ enum RenderCommand {
         guard let output = (args.values("-o") + args.values("--output")).last else {
             throw UsageError(description: "render needs -o OUT")
         }
-        let backend = args.values("--backend").last ?? "gpu"
-        guard ["gpu", "cpu"].contains(backend) else { throw UsageError(description: "--backend must be gpu or cpu, not \(backend)") }
+        let backendName = args.values("--backend").last ?? "gpu"
+        guard let backend = BackendKind(rawValue: backendName) else {
+            throw UsageError(description: "--backend must be gpu or cpu, not \(backendName)")
+        }
         let isSequence = output.range(of: #"%0?\d*d"#, options: .regularExpression) != nil
         guard output.lowercased().hasSuffix(".png") else {
             throw UsageError(description: "\(output): only PNG output (.png, or a %d pattern ending in .png) is in this build; video comes with the export stage")
@@ -62,11 +65,7 @@ enum RenderCommand {
         guard (1...16384).contains(width), (1...16384).contains(height) else {
             throw UsageError(description: "output size \(width)x\(height) is outside 1…16384")
         }
-        if backend == "cpu" {
-            throw JobFailure(description: "the CPU backend is not in this build yet; use --backend gpu")
-        }
-        let renderer: GLRenderer
-        do { renderer = try GLRenderer() } catch { throw JobFailure(description: error.description) }
+        let renderer = try makeBackend(backend)
 
         let jobs: [(time: Double, path: String)]
         if let frames {
@@ -96,6 +95,16 @@ enum RenderCommand {
             FileHandle.standardError.write(Data("lamina: wrote \(jobs.count) frame\(jobs.count == 1 ? "" : "s") (\(width)x\(height)) to \(output)\n".utf8))
         }
         return 0
+    }
+
+    /// The renderer, or the error users need when no EGL display can be made.
+    static func makeBackend(_ kind: BackendKind) throws(JobFailure) -> any RenderBackend {
+        do {
+            return try kind.makeBackend()
+        } catch {
+            let hint = error.description.contains("--backend cpu") ? "" : "; try --backend cpu"
+            throw JobFailure(description: error.description + hint)
+        }
     }
 
     static func number(_ text: String, _ option: String) throws(UsageError) -> Double {

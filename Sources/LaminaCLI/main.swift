@@ -10,7 +10,8 @@ Core Animation's layer-and-animation model for Linux.
 subcommands:
   render SCENE -o OUT [options]         render PNG frames (one frame, or a %d sequence)
   inspect SCENE --time T [--time T …]   print the presentation tree at each time as JSON lines
-  bench [SCENE…] [--size WxH] [--json]  frames/s and per-stage times of the GPU backend
+  compare A.png B.png [--diff OUT.png]  PSNR, largest channel difference, pixels over 2/255
+  bench [SCENE…] [--size WxH] [--json]  frames/s and per-stage times of both backends
 
 Run `lamina <subcommand> --help` for a subcommand's options.
 """
@@ -35,6 +36,7 @@ if arguments.isEmpty {
         switch subcommand {
         case "inspect": status = try InspectCommand.run(arguments)
         case "render": status = try RenderCommand.run(arguments)
+        case "compare": status = try CompareCommand.run(arguments)
         case "bench": status = try BenchCommand.run(arguments)
         default: throw UsageError(description: "unknown subcommand \"\(subcommand)\" (see `lamina --help`)")
         }

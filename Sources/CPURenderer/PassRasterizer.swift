@@ -1,0 +1,117 @@
+import Foundation
+import Layers
+import Rendering
+
+/// Draws one pass's prepared items into its RGBA8 target, rows `rows` only (one thread's band).
+///
+/// As the GL backend does, opaque items go first, front to back, each claiming the pixels it
+/// covers (`owner`), so hidden pixels are never shaded; translucent items follow in painter's
+/// order and touch only pixels no later opaque item owns. Colours are computed in Float and
+/// blended in 8 bits with the rounding of Mesa's unorm8 blend (source-over, premultiplied).
+struct PassRasterizer {
+    let target: UnsafeMutablePointer<UInt8>
+    let owner: UnsafeMutablePointer<Int32>?
+    let width: Int
+
+    func draw(_ items: [PreparedItem], opaque: [Int], translucent: [Int], rows: Range<Int>) {
+        for i in opaque.reversed() { draw(items[i], rows: rows, claiming: true) }
+        for i in translucent { draw(items[i], rows: rows, claiming: false) }
+    }
+
+    private func draw(_ item: PreparedItem, rows: Range<Int>, claiming: Bool) {
+        let rows = rows.clamped(to: item.polygon.rows)
+        guard !rows.isEmpty else { return }
+        switch item.paint {
+        case .solid(let color):
+            shade(item, rows: rows, claiming: claiming, SolidSource(color: color))
+        case .tinted(let texture, let color):
+            shade(item, rows: rows, claiming: claiming, TintedSource(view: texture.level0, color: color))
+        case .texture(let texture, let minification, let magnification):
+            if minification == .trilinear {
+                shade(item, rows: rows, claiming: claiming,
+                      TrilinearSource(texture: texture, item: item, magnifyNearest: magnification == .nearest))
+            } else if minification != magnification {
+                shade(item, rows: rows, claiming: claiming,
+                      MixedFilterSource(view: texture.level0, item: item, minifyNearest: minification == .nearest))
+            } else if magnification == .nearest {
+                shade(item, rows: rows, claiming: claiming, NearestSource(view: texture.level0))
+            } else {
+                shade(item, rows: rows, claiming: claiming, LinearSource(view: texture.level0))
+            }
+        }
+    }
+
+    private func shade<S: PaintSource>(_ item: PreparedItem, rows: Range<Int>, claiming: Bool, _ source: S) {
+        if let mask = item.mask {
+            shade(item, rows: rows, claiming: claiming, source, mask: mask.level0)
+        } else {
+            shade(item, rows: rows, claiming: claiming, source, mask: nil)
+        }
+    }
+
+    @inline(__always)
+    private func shade<S: PaintSource>(_ item: PreparedItem, rows: Range<Int>, claiming: Bool, _ source: S, mask: TextureLevelView?) {
+        let order = item.order
+        let shape = item.shape
+        let opacity = item.opacity
+        for y in rows {
+            let span = item.polygon.span(row: y)
+            guard !span.isEmpty else { continue }
+            let py = Float(y) + 0.5
+            let rowBase = y * width
+            for x in span {
+                let index = rowBase + x
+                if let owner {
+                    // Claiming: only unclaimed pixels; otherwise only pixels no later opaque item hides.
+                    if claiming ? owner[index] >= 0 : owner[index] > order { continue }
+                }
+                let px = Float(x) + 0.5
+                let p = SIMD3<Float>(px, py, 1)
+                let w = (item.denominator * p).sum()
+                let local = SIMD2((item.localX * p).sum(), (item.localY * p).sum()) / w
+                let uv = item.uvOffset + local * item.uvScale
+                var coverage = opacity
+                if let shape {
+                    let d = shape.distance(local)
+                    // fwidth as Mesa computes it: differences within the 2×2 pixel quad.
+                    let dx = shape.distance(item.local(Float(x ^ 1) + 0.5, py)) - d
+                    let dy = shape.distance(item.local(px, Float(y ^ 1) + 0.5)) - d
+                    coverage *= shape.coverage(distance: d, width: abs(dx) + abs(dy))
+                }
+                if let mask { coverage *= mask.bilinear(uv.x, uv.y).w * (1 / 255) }
+                let color = source.color(uv, x: px, y: py) * coverage
+                write(color, at: index, opaque: claiming)
+                if claiming { owner?[index] = order }
+            }
+        }
+    }
+
+    /// Source-over of a premultiplied colour (channels 0…1) onto the target, in 8 bits.
+    @inline(__always)
+    private func write(_ color: SIMD4<Float>, at index: Int, opaque: Bool) {
+        let scaled = color * 255 + 0.5
+        let clamped = scaled.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255.99))
+        let s = SIMD4<Int32>(truncatingIfNeeded: SIMD4<Int32>(clamped.rounded(.towardZero)))
+        let p = target + index * 4
+        if opaque {
+            p[0] = UInt8(s.x); p[1] = UInt8(s.y); p[2] = UInt8(s.z); p[3] = UInt8(s.w)
+            return
+        }
+        let inverse = 255 - s.w
+        guard inverse > 0 else {
+            p[0] = UInt8(s.x); p[1] = UInt8(s.y); p[2] = UInt8(s.z); p[3] = UInt8(s.w)
+            return
+        }
+        p[0] = UInt8(min(255, s.x + Self.multiply(Int32(p[0]), inverse)))
+        p[1] = UInt8(min(255, s.y + Self.multiply(Int32(p[1]), inverse)))
+        p[2] = UInt8(min(255, s.z + Self.multiply(Int32(p[2]), inverse)))
+        p[3] = UInt8(min(255, s.w + Self.multiply(Int32(p[3]), inverse)))
+    }
+
+    /// a·b/255 rounded, as Mesa's unorm8 multiply computes it.
+    @inline(__always)
+    static func multiply(_ a: Int32, _ b: Int32) -> Int32 {
+        let t = a * b + 0x80
+        return (t + (t >> 8)) >> 8
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Rendering
+
+/// An RGBA8 premultiplied image the CPU renderer samples: layer contents or an earlier pass.
+/// Sampling follows OpenGL ES: texel centres at half-integers, clamp to edge, bilinear weights,
+/// and for trilinear filtering a mipmap chain built by 2×2 box averaging as `glGenerateMipmap`
+/// does. Levels live in memory the texture owns, so shading threads read them without copies.
+final class Texture: @unchecked Sendable {
+    /// Level 0 first; each level half the size of the one before (at least 1), down to 1×1.
+    private(set) var levels: [TextureLevelView] = []
+    /// Whether every texel has alpha 1 (an item painted with it may hide what is below).
+    let isOpaque: Bool
+
+    init(_ image: Image) {
+        let base = UnsafeMutablePointer<UInt8>.allocate(capacity: image.pixels.count)
+        image.pixels.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: $0.count) }
+        levels = [TextureLevelView(base: base, width: image.width, height: image.height)]
+        var opaque = true
+        var i = 3
+        while i < image.pixels.count { if base[i] != 255 { opaque = false; break }; i += 4 }
+        isOpaque = opaque
+    }
+
+    deinit {
+        for level in levels { UnsafeMutablePointer(mutating: level.base).deallocate() }
+    }
+
+    var width: Int { levels[0].width }
+    var height: Int { levels[0].height }
+    var level0: TextureLevelView { levels[0] }
+
+    /// Builds the mipmap chain once; call before shading threads start.
+    func makeMipmaps() {
+        guard levels.count == 1 else { return }
+        while let last = levels.last, last.width > 1 || last.height > 1 {
+            let w = max(1, last.width / 2), h = max(1, last.height / 2)
+            let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: w * h * 4)
+            let src = last.base
+            for y in 0..<h {
+                let y0 = min(2 * y, last.height - 1), y1 = min(2 * y + 1, last.height - 1)
+                for x in 0..<w {
+                    let x0 = min(2 * x, last.width - 1), x1 = min(2 * x + 1, last.width - 1)
+                    for c in 0..<4 {
+                        let sum = Int(src[(y0 * last.width + x0) * 4 + c]) + Int(src[(y0 * last.width + x1) * 4 + c])
+                            + Int(src[(y1 * last.width + x0) * 4 + c]) + Int(src[(y1 * last.width + x1) * 4 + c])
+                        pixels[(y * w + x) * 4 + c] = UInt8((sum + 2) / 4)
+                    }
+                }
+            }
+            levels.append(TextureLevelView(base: pixels, width: w, height: h))
+        }
+    }
+}
+
+/// Reads texels of one mip level without bounds checks or reference counting in the inner loop.
+struct TextureLevelView {
+    let base: UnsafePointer<UInt8>
+    let width: Int
+    let height: Int
+    let widthF: Float
+    let heightF: Float
+
+    init(base: UnsafePointer<UInt8>, width: Int, height: Int) {
+        self.base = base; self.width = width; self.height = height
+        widthF = Float(width); heightF = Float(height)
+    }
+
+    @inline(__always)
+    func texel(_ x: Int, _ y: Int) -> SIMD4<Float> {
+        let cx = min(max(x, 0), width - 1), cy = min(max(y, 0), height - 1)
+        let p = base + (cy * width + cx) * 4
+        return SIMD4<Float>(Float(p[0]), Float(p[1]), Float(p[2]), Float(p[3]))
+    }
+
+    /// Nearest sample at normalised (u, v); channels 0…255.
+    @inline(__always)
+    func nearest(_ u: Float, _ v: Float) -> SIMD4<Float> {
+        texel(Int((u * widthF).rounded(.down)), Int((v * heightF).rounded(.down)))
+    }
+
+    /// Bilinear sample at normalised (u, v); channels 0…255.
+    @inline(__always)
+    func bilinear(_ u: Float, _ v: Float) -> SIMD4<Float> {
+        let x = u * widthF - 0.5, y = v * heightF - 0.5
+        let fx = x.rounded(.down), fy = y.rounded(.down)
+        let ax = x - fx, ay = y - fy
+        let ix = Int(fx), iy = Int(fy)
+        let t00 = texel(ix, iy), t10 = texel(ix + 1, iy), t01 = texel(ix, iy + 1), t11 = texel(ix + 1, iy + 1)
+        let top = t00 + (t10 - t00) * ax
+        let bottom = t01 + (t11 - t01) * ax
+        return top + (bottom - top) * ay
+    }
+}
