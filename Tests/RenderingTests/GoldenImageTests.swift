@@ -6,55 +6,70 @@ import ImageIO
 import Snapshot
 
 /// Golden PNGs of the GL backend, one per appearance feature (§11.4–§11.5). Record with
-/// `LAMINA_RECORD=1 swift test --filter GoldenImageTests` (a recording run fails on purpose);
+/// `LAMINA_RECORD=1 swift test --disable-swift-testing --filter GoldenImageTests` (a recording run fails on purpose);
 /// look at every recorded file before committing it.
 ///
 /// Tolerance: 2/255 per channel on all but 0.5 % of pixels — anti-aliased edges may round
 /// differently between llvmpipe and a GPU driver, interiors must match.
 final class GoldenImageTests: XCTestCase {
-    nonisolated(unsafe) private static var renderer: FrameRenderer?
-    private static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+    // One renderer per frame size for the suite; XCTest runs these tests serially on one thread.
+    nonisolated(unsafe) private static var renderers: [String: FrameRenderer] = [:]
+    static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+    static let background = CGColor(red: 0.1, green: 0.1, blue: 0.15, alpha: 1)
 
-    private func renderer() throws -> FrameRenderer {
-        if let r = Self.renderer { return r }
+    func renderer(width: Int, height: Int) throws -> FrameRenderer {
+        let key = "\(width)x\(height)"
+        if let r = Self.renderers[key] { return r }
         do {
-            let r = try FrameRenderer(width: 120, height: 90, scale: 1, background: CGColor(red: 0.1, green: 0.1, blue: 0.15, alpha: 1))
-            Self.renderer = r
+            let r = try FrameRenderer(width: width, height: height, scale: 1, background: Self.background)
+            Self.renderers[key] = r
             return r
         } catch {
             throw XCTSkip("no EGL display: \(error)")
         }
     }
 
-    private func assertGolden(_ name: String, _ root: CALayer, at time: Double = 0,
-                              file: StaticString = #filePath, line: UInt = #line) throws {
-        let image = try XCTUnwrap(try renderer().render(root, at: time), file: file, line: line)
+    /// Renders `root` (whose bounds give the frame size) at `time` and compares it with
+    /// `Goldens/NAME.png`; the default tolerance is the suite's (see above).
+    func assertGolden(_ name: String, _ root: CALayer, at time: Double = 0, maxChannelDifference: Int = 2,
+                      allowedPixelFraction: Double = 0.005, file: StaticString = #filePath, line: UInt = #line) throws {
+        let size = root.bounds.size
+        let image = try XCTUnwrap(try renderer(width: Int(size.width), height: Int(size.height)).render(root, at: time),
+                                  file: file, line: line)
         let record = ProcessInfo.processInfo.environment["LAMINA_RECORD"] == "1"
         let result = Snapshot.compare(image, reference: Self.goldens.appendingPathComponent("\(name).png"),
-                                      maxChannelDifference: 2, allowedPixelFraction: 0.005, record: record)
+                                      maxChannelDifference: maxChannelDifference, allowedPixelFraction: allowedPixelFraction,
+                                      record: record)
         XCTAssertTrue(result.matches, result.message, file: file, line: line)
     }
 
-    private func stage() -> CALayer {
+    /// The root of a scene: a `width`×`height` frame (120×90 unless stated).
+    func stage(_ width: CGFloat = 120, _ height: CGFloat = 90) -> CALayer {
         let root = CALayer()
-        root.bounds = CGRect(x: 0, y: 0, width: 120, height: 90)
-        root.position = CGPoint(x: 60, y: 45)
+        root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
+        root.position = CGPoint(x: width / 2, y: height / 2)
         return root
     }
 
+    /// An image the renderer decodes from `Goldens/fixtures/NAME` (see the README there).
+    func fixture(_ name: String, width: Int, height: Int) -> CGImage {
+        CGImage(width: width, height: height, source: Self.goldens.appendingPathComponent("fixtures/\(name)").path)
+    }
+
+    /// An in-memory image whose premultiplied RGBA pixel at (x, y) (top row first) is `pixel(x, y)`.
+    func image(_ width: Int, _ height: Int, _ pixel: (Int, Int) -> [UInt8]) -> CGImage {
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(width * height * 4)
+        for y in 0..<height { for x in 0..<width { pixels += pixel(x, y) } }
+        return CGImage(width: width, height: height, premultipliedRGBA: pixels)!
+    }
+
     /// A 16×16 test image: four coloured quadrants with a white border pixel ring.
-    private func checker() -> CGImage {
-        var pixels = [UInt8](repeating: 0, count: 16 * 16 * 4)
-        for y in 0..<16 {
-            for x in 0..<16 {
-                let i = (y * 16 + x) * 4
-                let edge = x == 0 || y == 0 || x == 15 || y == 15
-                let color: [UInt8] = edge ? [255, 255, 255, 255]
-                    : (x < 8 ? (y < 8 ? [230, 60, 60, 255] : [60, 200, 90, 255]) : (y < 8 ? [60, 90, 230, 255] : [240, 200, 40, 255]))
-                pixels.replaceSubrange(i..<i + 4, with: color)
-            }
+    func checker() -> CGImage {
+        image(16, 16) { x, y in
+            if x == 0 || y == 0 || x == 15 || y == 15 { return [255, 255, 255, 255] }
+            return x < 8 ? (y < 8 ? [230, 60, 60, 255] : [60, 200, 90, 255]) : (y < 8 ? [60, 90, 230, 255] : [240, 200, 40, 255])
         }
-        return CGImage(width: 16, height: 16, premultipliedRGBA: pixels)!
     }
 
     func testRoundedCornersAndBorders() throws {
