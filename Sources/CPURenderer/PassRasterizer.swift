@@ -21,7 +21,12 @@ struct PassRasterizer {
     private func draw(_ item: PreparedItem, rows: Range<Int>, claiming: Bool) {
         let rows = rows.clamped(to: item.polygon.rows)
         guard !rows.isEmpty else { return }
+        let plain = item.shape == nil && item.mask == nil
         switch item.paint {
+        case .solid(let color) where plain:
+            drawSolid(item, color: color, rows: rows, claiming: claiming)
+        case .texture(let texture, .linear, .linear) where plain:
+            drawTextured(item, texture: texture.level0, rows: rows, claiming: claiming)
         case .solid(let color):
             shade(item, rows: rows, claiming: claiming, SolidSource(color: color))
         case .tinted(let texture, let color):
@@ -89,24 +94,25 @@ struct PassRasterizer {
     /// Source-over of a premultiplied colour (channels 0…1) onto the target, in 8 bits.
     @inline(__always)
     private func write(_ color: SIMD4<Float>, at index: Int, opaque: Bool) {
+        // Float → unorm8 as the GPU converts fragment outputs: clamp, scale, round to nearest.
         let scaled = color * 255 + 0.5
-        let clamped = scaled.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255.99))
-        let s = SIMD4<Int32>(truncatingIfNeeded: SIMD4<Int32>(clamped.rounded(.towardZero)))
+        let r = Self.unorm8(scaled.x), g = Self.unorm8(scaled.y), b = Self.unorm8(scaled.z), a = Self.unorm8(scaled.w)
         let p = target + index * 4
-        if opaque {
-            p[0] = UInt8(s.x); p[1] = UInt8(s.y); p[2] = UInt8(s.z); p[3] = UInt8(s.w)
+        let inverse = 255 - a
+        if opaque || inverse <= 0 {
+            p[0] = UInt8(truncatingIfNeeded: r); p[1] = UInt8(truncatingIfNeeded: g)
+            p[2] = UInt8(truncatingIfNeeded: b); p[3] = UInt8(truncatingIfNeeded: a)
             return
         }
-        let inverse = 255 - s.w
-        guard inverse > 0 else {
-            p[0] = UInt8(s.x); p[1] = UInt8(s.y); p[2] = UInt8(s.z); p[3] = UInt8(s.w)
-            return
-        }
-        p[0] = UInt8(min(255, s.x + Self.multiply(Int32(p[0]), inverse)))
-        p[1] = UInt8(min(255, s.y + Self.multiply(Int32(p[1]), inverse)))
-        p[2] = UInt8(min(255, s.z + Self.multiply(Int32(p[2]), inverse)))
-        p[3] = UInt8(min(255, s.w + Self.multiply(Int32(p[3]), inverse)))
+        p[0] = UInt8(truncatingIfNeeded: min(255, r + Self.multiply(Int32(p[0]), inverse)))
+        p[1] = UInt8(truncatingIfNeeded: min(255, g + Self.multiply(Int32(p[1]), inverse)))
+        p[2] = UInt8(truncatingIfNeeded: min(255, b + Self.multiply(Int32(p[2]), inverse)))
+        p[3] = UInt8(truncatingIfNeeded: min(255, a + Self.multiply(Int32(p[3]), inverse)))
     }
+
+    /// 0…255 from a scaled channel; NaN (a degenerate sample) becomes 0 instead of trapping.
+    @inline(__always)
+    static func unorm8(_ v: Float) -> Int32 { Int32(min(255.5, Swift.max(0, v))) }
 
     /// a·b/255 rounded, as Mesa's unorm8 multiply computes it.
     @inline(__always)

@@ -4,30 +4,43 @@ import Lamina
 /// `lamina bench`: built-in (or given) scenes rendered by each backend, with per-stage times.
 enum BenchCommand {
     static let usage = """
-    usage: lamina bench [SCENE…] [--size WxH …] [--seconds S] [--json]
+    usage: lamina bench [SCENE…] [--size WxH …] [--seconds S] [--backend gpu|cpu …] [--json]
 
-    Renders each built-in benchmark scene (or the scene files given) with the GPU backend and
-    prints frames/s, milliseconds per frame by stage (evaluate, plan, composite, read back) and
-    peak memory; for the textured scenes the same quads drawn by a minimal hand-written GL loop
-    (the floor) run in the same process. Default sizes: 1280x720 and 1920x1080.
+    Renders each built-in benchmark scene (or the scene files given) with both backends, one
+    after the other in the same run, and prints frames/s, milliseconds per frame by stage
+    (evaluate, plan, composite, read back), the process's peak memory so far, and how far the
+    two backends' frames agree (PSNR, largest channel difference). For the textured scenes the
+    same quads drawn by a minimal hand-written GL loop (the floor) are timed too.
+    Default sizes: 1280x720 and 1920x1080; --seconds per scene and backend (default 1.5).
     """
 
     struct Row: Codable {
-        var scene: String, size: String, backend: String
-        var framesPerSecond: Double
-        var evaluateMs: Double, planMs: Double, compositeMs: Double, readbackMs: Double
+        var scene: String, size: String
+        var gpu: Measurement?, cpu: Measurement?
         var floorFramesPerSecond: Double?
+        /// GPU vs CPU on the frame at t = 0.5 s.
+        var psnr: Double?, maxDifference: Int?
         var peakMemoryMB: Double
     }
 
+    struct Measurement: Codable {
+        var backend: String
+        var framesPerSecond: Double
+        var evaluateMs: Double, planMs: Double, compositeMs: Double, readbackMs: Double
+    }
+
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["--size", "--seconds", "--backend"], flags: ["--json", "--help", "-h", "--export"])
+        let args = try Arguments(arguments, valued: ["--size", "--seconds", "--backend"], flags: ["--json", "--help", "-h"])
         if args.flags.contains("--help") || args.flags.contains("-h") { print(usage); return 0 }
         let sizes = try (args.values("--size").isEmpty ? ["1280x720", "1920x1080"] : args.values("--size")).map(RenderCommand.size)
         let seconds = try args.values("--seconds").last.map { try RenderCommand.number($0, "--seconds") } ?? 1.5
-        if args.values("--backend").contains("cpu") {
-            throw JobFailure(description: "the CPU backend is not in this build yet; bench measures the GPU backend")
+        var kinds: [BackendKind] = []
+        for name in args.values("--backend").isEmpty ? ["gpu", "cpu"] : args.values("--backend") {
+            guard let kind = BackendKind(rawValue: name) else { throw UsageError(description: "--backend must be gpu or cpu, not \(name)") }
+            if !kinds.contains(kind) { kinds.append(kind) }
         }
+        let gl = kinds.contains(.gpu) ? try RenderCommand.makeBackend(.gpu) as? GLRenderer : nil
+        let cpu = kinds.contains(.cpu) ? CPURenderer() : nil
         var rows: [Row] = []
         for (width, height) in sizes {
             var scenes: [BenchScenes.Scene]
@@ -44,10 +57,29 @@ enum BenchCommand {
                     }
                 }
             }
-            let renderer: GLRenderer
-            do { renderer = try GLRenderer() } catch { throw JobFailure(description: error.description) }
             for scene in scenes {
-                rows.append(measure(scene, renderer: renderer, width: width, height: height, seconds: seconds))
+                let builder = RenderPlanBuilder(width: width, height: height, scale: 1)
+                var row = Row(scene: scene.name, size: "\(width)x\(height)", peakMemoryMB: 0)
+                let probe = builder.plan(for: PresentationTree.evaluate(scene.root, at: 0.5))
+                var frames: [Image] = []
+                if let gl {
+                    row.gpu = measure(scene, builder: builder, renderer: gl, seconds: seconds)
+                    row.gpu?.backend = "gpu (\(gl.context.rendererName))"
+                    if let frame = gl.render(probe, images: FileImageProvider()) { frames.append(frame) }
+                    row.floorFramesPerSecond = floor(scene, width: width, height: height, seconds: seconds)
+                    gl.context.makeCurrent()
+                }
+                if let cpu {
+                    row.cpu = measure(scene, builder: builder, renderer: cpu, seconds: seconds)
+                    row.cpu?.backend = "cpu (\(cpu.threads) threads)"
+                    if let frame = cpu.render(probe, images: FileImageProvider()) { frames.append(frame) }
+                }
+                if frames.count == 2, let difference = ImageComparison.compare(frames[0], frames[1]) {
+                    row.psnr = difference.psnr
+                    row.maxDifference = difference.maxChannelDifference
+                }
+                row.peakMemoryMB = peakMemoryMB()
+                rows.append(row)
                 if !args.flags.contains("--json") {
                     FileHandle.standardError.write(Data("lamina: measured \(scene.name) at \(width)x\(height)\n".utf8))
                 }
@@ -63,9 +95,8 @@ enum BenchCommand {
         return 0
     }
 
-    static func measure(_ scene: BenchScenes.Scene, renderer: GLRenderer, width: Int, height: Int, seconds: Double) -> Row {
+    static func measure(_ scene: BenchScenes.Scene, builder: RenderPlanBuilder, renderer: any RenderBackend, seconds: Double) -> Measurement {
         let images = FileImageProvider()
-        let builder = RenderPlanBuilder(width: width, height: height, scale: 1)
         var evaluate = 0.0, plan = 0.0, composite = 0.0, readback = 0.0
         var frames = 0
         // Warm up: uploads textures and sizes the pass targets.
@@ -84,25 +115,24 @@ enum BenchCommand {
             frames += 1
         }
         let total = CACurrentMediaTime() - start
-        var floorFPS: Double?
-        if let count = scene.floorLayers, let floor = try? GLFloorLoop(width: width, height: height) {
-            // The same quads: matrices taken from the presentation (outside the timed loop).
-            let matrixFrames = (0..<30).map { i in floorMatrices(PresentationTree.evaluate(scene.root, at: Double(i) / 30), count: count, width, height) }
-            floor.frame(matrixFrames[0])
-            var floorFrames = 0
-            let floorStart = CACurrentMediaTime()
-            while CACurrentMediaTime() - floorStart < seconds || floorFrames < 5 {
-                floor.frame(matrixFrames[floorFrames % matrixFrames.count])
-                floorFrames += 1
-            }
-            floorFPS = Double(floorFrames) / (CACurrentMediaTime() - floorStart)
-            renderer.context.makeCurrent()
-        }
         let ms = { (seconds: Double) in seconds / Double(frames) * 1000 }
-        return Row(scene: scene.name, size: "\(width)x\(height)", backend: "gpu (\(renderer.context.rendererName))",
-                   framesPerSecond: Double(frames) / total, evaluateMs: ms(evaluate), planMs: ms(plan),
-                   compositeMs: ms(composite), readbackMs: ms(readback), floorFramesPerSecond: floorFPS,
-                   peakMemoryMB: peakMemoryMB())
+        return Measurement(backend: renderer.name, framesPerSecond: Double(frames) / total, evaluateMs: ms(evaluate), planMs: ms(plan),
+                           compositeMs: ms(composite), readbackMs: ms(readback))
+    }
+
+    /// Frames/s of the hand-written GL loop drawing the scene's quads (nil: no floor for it).
+    static func floor(_ scene: BenchScenes.Scene, width: Int, height: Int, seconds: Double) -> Double? {
+        guard let count = scene.floorLayers, let floor = try? GLFloorLoop(width: width, height: height) else { return nil }
+        // The same quads: matrices taken from the presentation (outside the timed loop).
+        let matrixFrames = (0..<30).map { i in floorMatrices(PresentationTree.evaluate(scene.root, at: Double(i) / 30), count: count, width, height) }
+        floor.frame(matrixFrames[0])
+        var frames = 0
+        let start = CACurrentMediaTime()
+        while CACurrentMediaTime() - start < seconds || frames < 5 {
+            floor.frame(matrixFrames[frames % matrixFrames.count])
+            frames += 1
+        }
+        return Double(frames) / (CACurrentMediaTime() - start)
     }
 
     /// Clip-space matrices (column-major, as GL reads them) of the first `count` sublayers' quads.
@@ -118,15 +148,19 @@ enum BenchCommand {
     }
 
     static func printTable(_ rows: [Row]) {
-        let header = ["scene", "size", "fps", "evaluate", "plan", "composite", "readback", "floor fps", "vs floor", "peak MB"]
+        let header = ["scene", "size", "gpu fps", "cpu fps", "cpu/gpu", "floor fps", "gpu/floor",
+                      "gpu eval+plan", "gpu composite", "gpu readback", "cpu composite", "psnr", "max diff", "peak MB"]
+        func fixed(_ value: Double?, _ format: String) -> String { value.map { String(format: format, $0) } ?? "-" }
         var lines = [header]
         for r in rows {
-            lines.append([r.scene, r.size, String(format: "%.1f", r.framesPerSecond),
-                          String(format: "%.2f ms", r.evaluateMs), String(format: "%.2f ms", r.planMs),
-                          String(format: "%.2f ms", r.compositeMs), String(format: "%.2f ms", r.readbackMs),
-                          r.floorFramesPerSecond.map { String(format: "%.1f", $0) } ?? "-",
-                          r.floorFramesPerSecond.map { String(format: "%.2fx", r.framesPerSecond / $0) } ?? "-",
-                          String(format: "%.0f", r.peakMemoryMB)])
+            let ratio = r.gpu.flatMap { g in r.cpu.map { $0.framesPerSecond / g.framesPerSecond } }
+            let vsFloor = r.gpu.flatMap { g in r.floorFramesPerSecond.map { g.framesPerSecond / $0 } }
+            lines.append([r.scene, r.size, fixed(r.gpu?.framesPerSecond, "%.1f"), fixed(r.cpu?.framesPerSecond, "%.1f"),
+                          fixed(ratio, "%.2fx"), fixed(r.floorFramesPerSecond, "%.1f"), fixed(vsFloor, "%.2fx"),
+                          fixed(r.gpu.map { $0.evaluateMs + $0.planMs } ?? r.cpu.map { $0.evaluateMs + $0.planMs }, "%.2f ms"),
+                          fixed(r.gpu?.compositeMs, "%.2f ms"), fixed(r.gpu?.readbackMs, "%.2f ms"), fixed(r.cpu?.compositeMs, "%.2f ms"),
+                          r.psnr.map { $0.isInfinite ? "inf" : String(format: "%.1f dB", $0) } ?? "-",
+                          r.maxDifference.map(String.init) ?? "-", String(format: "%.0f", r.peakMemoryMB)])
         }
         let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
         for line in lines {
@@ -135,7 +169,8 @@ enum BenchCommand {
                     : String(repeating: " ", count: widths[column] - text.count) + text
             }.joined(separator: "  "))
         }
-        if let backend = rows.first?.backend { print("backend: \(backend); \(ProcessInfo.processInfo.activeProcessorCount) CPU cores") }
+        let backends = [rows.first?.gpu?.backend, rows.first?.cpu?.backend].compactMap { $0 }
+        print("backends: \(backends.joined(separator: ", ")); \(ProcessInfo.processInfo.activeProcessorCount) CPU cores; psnr/max diff: GPU vs CPU frame at t = 0.5 s")
     }
 
     static func peakMemoryMB() -> Double {

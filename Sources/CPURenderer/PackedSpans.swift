@@ -1,0 +1,128 @@
+import Foundation
+
+/// Fast loops for the two commonest items — bilinear-sampled textures and solid colours with
+/// no shape or mask — working on packed RGBA8 pixels, two channels per 32-bit lane pair
+/// (`0x00AA00GG`, `0x00BB00RR`), with 8-bit filter weights and the GPU's unorm8 blend rounding.
+/// Results agree with the general Float path within one step of 8 bits.
+enum PackedSpans {
+    static let low: UInt32 = 0x00FF00FF
+
+    /// Premultiplied RGBA8 `color` scaled by opacity, packed little-endian (R in the low byte).
+    static func pack(_ color: SIMD4<Float>) -> UInt32 {
+        let s = color * 255 + 0.5
+        return UInt32(PassRasterizer.unorm8(s.x)) | UInt32(PassRasterizer.unorm8(s.y)) << 8
+            | UInt32(PassRasterizer.unorm8(s.z)) << 16 | UInt32(PassRasterizer.unorm8(s.w)) << 24
+    }
+
+    /// `a + (b − a)·f/256` on both lane pairs of packed pixels, f in 0…256.
+    @inline(__always)
+    static func lerp(_ a: UInt32, _ b: UInt32, _ f: UInt32) -> UInt32 {
+        let g = 256 - f
+        let rb = ((a & low) &* g &+ (b & low) &* f &+ 0x0080_0080) >> 8 & low
+        let ag = (((a >> 8) & low) &* g &+ ((b >> 8) & low) &* f &+ 0x0080_0080) & ~low
+        return rb | ag
+    }
+
+    /// Each channel times s/256, s in 0…256.
+    @inline(__always)
+    static func scale(_ c: UInt32, _ s: UInt32) -> UInt32 {
+        let rb = ((c & low) &* s &+ 0x0080_0080) >> 8 & low
+        let ag = (((c >> 8) & low) &* s &+ 0x0080_0080) & ~low
+        return rb | ag
+    }
+
+    /// Source-over of premultiplied `src` onto `dst` with Mesa's unorm8 rounding, saturating.
+    @inline(__always)
+    static func over(_ src: UInt32, _ dst: UInt32) -> UInt32 {
+        let inverse = 255 - (src >> 24)
+        if inverse == 0 { return src }
+        var rb = (dst & low) &* inverse &+ 0x0080_0080
+        rb = ((rb &+ ((rb >> 8) & low)) >> 8) & low
+        var ag = ((dst >> 8) & low) &* inverse &+ 0x0080_0080
+        ag = ((ag &+ ((ag >> 8) & low)) >> 8) & low
+        rb = rb &+ (src & low)
+        ag = ag &+ ((src >> 8) & low)
+        // Lanes can reach 256 only through rounding; saturate them to 255.
+        rb = (rb | (((rb >> 8) & 0x0001_0001) &* 0xFF)) & low
+        ag = (ag | (((ag >> 8) & 0x0001_0001) &* 0xFF)) & low
+        return rb | ag << 8
+    }
+
+    /// Bilinear sample of `texture` (packed texels) at texel-space (x, y) − 0.5 already applied.
+    @inline(__always)
+    static func bilinear(_ texels: UnsafePointer<UInt32>, width: Int, height: Int, x: Float, y: Float) -> UInt32 {
+        // Fixed point with 8 fraction bits; the offset keeps truncation a floor for x > −1024.
+        let fx = Int32(min(max(x + 1024, 0), 1_048_000) * 256) - 1024 * 256
+        let fy = Int32(min(max(y + 1024, 0), 1_048_000) * 256) - 1024 * 256
+        let ix = Int(fx >> 8), iy = Int(fy >> 8)
+        let wx = UInt32(fx & 255), wy = UInt32(fy & 255)
+        let t00: UInt32, t10: UInt32, t01: UInt32, t11: UInt32
+        if ix >= 0, iy >= 0, ix < width - 1, iy < height - 1 {
+            let p = texels + iy * width + ix
+            t00 = p[0]; t10 = p[1]; t01 = p[width]; t11 = p[width + 1]
+        } else {
+            let x0 = min(max(ix, 0), width - 1), x1 = min(max(ix + 1, 0), width - 1)
+            let y0 = min(max(iy, 0), height - 1) * width, y1 = min(max(iy + 1, 0), height - 1) * width
+            t00 = texels[y0 + x0]; t10 = texels[y0 + x1]; t01 = texels[y1 + x0]; t11 = texels[y1 + x1]
+        }
+        return lerp(lerp(t00, t10, wx), lerp(t01, t11, wx), wy)
+    }
+}
+
+extension PassRasterizer {
+    /// A solid colour with no shape or mask: one packed value written or blended per pixel.
+    func drawSolid(_ item: PreparedItem, color: SIMD4<Float>, rows: Range<Int>, claiming: Bool) {
+        let packed = PackedSpans.pack(color * item.opacity)
+        let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
+        let order = item.order
+        let replace = claiming || packed >> 24 == 255
+        for y in rows {
+            let span = item.polygon.span(row: y)
+            guard !span.isEmpty else { continue }
+            let row = pixels + y * width
+            if let owner {
+                let ownerRow = owner + y * width
+                for x in span {
+                    if claiming ? ownerRow[x] >= 0 : ownerRow[x] > order { continue }
+                    row[x] = replace ? packed : PackedSpans.over(packed, row[x])
+                    if claiming { ownerRow[x] = order }
+                }
+            } else if replace {
+                for x in span { row[x] = packed }
+            } else {
+                for x in span { row[x] = PackedSpans.over(packed, row[x]) }
+            }
+        }
+    }
+
+    /// A bilinear-sampled texture with no shape or mask, faded by the item's opacity.
+    func drawTextured(_ item: PreparedItem, texture: TextureLevelView, rows: Range<Int>, claiming: Bool) {
+        let texels = UnsafeRawPointer(texture.base).assumingMemoryBound(to: UInt32.self)
+        let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
+        let fade = UInt32(min(max(item.opacity, 0), 1) * 256 + 0.5)
+        let order = item.order
+        // Pixel → texel space (minus the half texel), numerators over the shared denominator.
+        let w = Float(texture.width), h = Float(texture.height)
+        let u = (item.localX * item.uvScale.x + item.denominator * item.uvOffset.x) * w - item.denominator * 0.5
+        let v = (item.localY * item.uvScale.y + item.denominator * item.uvOffset.y) * h - item.denominator * 0.5
+        let d = item.denominator
+        let width = texture.width, height = texture.height
+        for y in rows {
+            let span = item.polygon.span(row: y)
+            guard !span.isEmpty else { continue }
+            let py = Float(y) + 0.5
+            let u0 = u.y * py + u.z, v0 = v.y * py + v.z, d0 = d.y * py + d.z
+            let row = pixels + y * self.width
+            let ownerRow = owner.map { $0 + y * self.width }
+            for x in span {
+                if let ownerRow, claiming ? ownerRow[x] >= 0 : ownerRow[x] > order { continue }
+                let px = Float(x) + 0.5
+                let r = 1 / (d.x * px + d0)
+                var c = PackedSpans.bilinear(texels, width: width, height: height, x: (u.x * px + u0) * r, y: (v.x * px + v0) * r)
+                if fade < 256 { c = PackedSpans.scale(c, fade) }
+                row[x] = claiming ? c : PackedSpans.over(c, row[x])
+                if claiming { ownerRow?[x] = order }
+            }
+        }
+    }
+}
