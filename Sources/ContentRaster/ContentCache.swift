@@ -17,6 +17,13 @@ public final class ContentCache: Sendable {
         public var misses: Int
         /// Results held now.
         public var count: Int
+
+        /// Counts with the given values.
+        public init(hits: Int, misses: Int, count: Int) {
+            self.hits = hits
+            self.misses = misses
+            self.count = count
+        }
     }
 
     private enum Key: Hashable {
