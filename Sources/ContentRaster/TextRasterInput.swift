@@ -49,7 +49,9 @@ public struct TextRasterRun: Hashable, Sendable {
 public struct TextRasterInput: Hashable, Sendable {
     /// Plain text drawn with `font`, `fontSize` and `foregroundColor`, or runs carrying their own.
     public enum Content: Hashable, Sendable {
+        /// One string in the input's `font`, `fontSize` and `foregroundColor`.
         case plain(String)
+        /// Attributed text; the input's font, size and colour are ignored (§15.3).
         case runs([TextRasterRun])
     }
 
