@@ -92,7 +92,11 @@ struct FontStyle {
                 return nil
             }
         }
-        if modifier != nil { return nil }  // "Extra" alone is no style
+        switch modifier {
+        case nil: break
+        case "demi", "semi": weight = 600  // "Futura-Demi"
+        default: return nil  // "Extra" alone is no style
+        }
     }
 
     /// Combines a style found to the left of this one (words are read from the end).

@@ -202,6 +202,8 @@ final class FontNameTests: XCTestCase {
         XCTAssertEqual(FontName(parsing: "Times-Roman"), FontName(family: "Times"))
         XCTAssertEqual(FontName(parsing: "ArialMT-BoldItalicMT"), FontName(family: "ArialMT", weight: 700, italic: true))
         XCTAssertEqual(FontName(parsing: "Futura-ExtraLight"), FontName(family: "Futura", weight: 200))
+        XCTAssertEqual(FontName(parsing: "Futura-Demi"), FontName(family: "Futura", weight: 600))
+        XCTAssertEqual(FontName(parsing: "Futura-Extra"), FontName(family: "Futura-Extra"))
     }
 
     func testFamilyNamesWithStyleWordsAndHyphens() {
