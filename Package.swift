@@ -22,6 +22,9 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(name: "ImageIO", dependencies: ["Rendering", "CPNG", "CTurboJPEG"]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        .target(name: "ContentRaster", dependencies: ["Geometry", "Layers", "Rendering", "CCairo", "CPangoCairo"]),
         .systemLibrary(name: "CEGL", pkgConfig: "egl", providers: [.apt(["libegl-dev", "libgles-dev"])]),
         .executableTarget(name: "ShaderEmbedder"),
         .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ShaderEmbedder"]),
@@ -42,6 +45,7 @@ let package = Package(
                     exclude: ["Goldens"]),
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "Rendering"], exclude: ["Fixtures"]),
         .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "Lamina"], exclude: ["Malformed", "FuzzRegressions"]),
+        .testTarget(name: "ContentRasterTests", dependencies: ["ContentRaster", "Geometry", "Layers", "Rendering"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,6 +12,13 @@ packages=(
   libgl1-mesa-dri
   libpng-dev
   libturbojpeg0-dev
+  # ContentRaster: shape paths through cairo, text through Pango (HarfBuzz shaping, fontconfig).
+  libcairo2-dev
+  libpango1.0-dev
+  libharfbuzz-dev
+  # The only fonts the ContentRaster tests use (present on a fresh machine, listed to be sure).
+  fonts-dejavu-core
+  fonts-dejavu-extra
 )
 
 missing=()
