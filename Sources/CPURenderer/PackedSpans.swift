@@ -48,15 +48,29 @@ enum PackedSpans {
         return rb | ag << 8
     }
 
-    /// Bilinear sample of `texture` (packed texels) at texel-space (x, y) − 0.5 already applied.
+    static let wideMask: UInt64 = 0x00FF_00FF_00FF_00FF
+
+    /// RGBA8 → the four channels in 16-bit lanes (R, B, G, A from the low end).
     @inline(__always)
-    static func bilinear(_ texels: UnsafePointer<UInt32>, width: Int, height: Int, x: Float, y: Float) -> UInt32 {
-        // Fixed point with 8 fraction bits; the offset keeps truncation a floor for x > −1024.
-        let fx = Int32(min(max(x + 1024, 0), 1_048_000) * 256) - 1024 * 256
-        let fy = Int32(min(max(y + 1024, 0), 1_048_000) * 256) - 1024 * 256
-        let ix = Int(fx >> 8), iy = Int(fy >> 8)
-        let wx = UInt32(fx & 255), wy = UInt32(fy & 255)
-        let t00: UInt32, t10: UInt32, t01: UInt32, t11: UInt32
+    static func widen(_ c: UInt32) -> UInt64 { UInt64(c & low) | UInt64((c >> 8) & low) << 32 }
+
+    /// The inverse of `widen` (lanes must hold 0…255).
+    @inline(__always)
+    static func narrow(_ w: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: w) | UInt32(truncatingIfNeeded: w >> 32) << 8 }
+
+    /// `a + (b − a)·f/256` on all four widened channels at once, f in 0…256.
+    @inline(__always)
+    static func lerp(_ a: UInt64, _ b: UInt64, _ f: UInt64) -> UInt64 {
+        (a &* (256 - f) &+ b &* f &+ 0x0080_0080_0080_0080) >> 8 & wideMask
+    }
+
+    /// Bilinear sample of widened texels at fixed-point texel coordinates (16 fraction bits,
+    /// half texel already subtracted), clamped to the edge; returns packed RGBA8.
+    @inline(__always)
+    static func bilinear(_ texels: UnsafePointer<UInt64>, width: Int, height: Int, x: Int32, y: Int32) -> UInt32 {
+        let ix = Int(x >> 16), iy = Int(y >> 16)
+        let wx = UInt64(truncatingIfNeeded: x >> 8) & 255, wy = UInt64(truncatingIfNeeded: y >> 8) & 255
+        let t00: UInt64, t10: UInt64, t01: UInt64, t11: UInt64
         if ix >= 0, iy >= 0, ix < width - 1, iy < height - 1 {
             let p = texels + iy * width + ix
             t00 = p[0]; t10 = p[1]; t01 = p[width]; t11 = p[width + 1]
@@ -65,8 +79,17 @@ enum PackedSpans {
             let y0 = min(max(iy, 0), height - 1) * width, y1 = min(max(iy + 1, 0), height - 1) * width
             t00 = texels[y0 + x0]; t10 = texels[y0 + x1]; t01 = texels[y1 + x0]; t11 = texels[y1 + x1]
         }
-        return lerp(lerp(t00, t10, wx), lerp(t01, t11, wx), wy)
+        return narrow(lerp(lerp(t00, t10, wx), lerp(t01, t11, wx), wy))
     }
+
+    /// A texel coordinate in 16.16 fixed point, kept within ±16384 texels.
+    @inline(__always)
+    static func fixed(_ v: Float) -> Int32 { Int32(min(max(v, -16384), 16384) * 65536) }
+
+    /// Pixels between exact perspective divisions; in between, texture coordinates are
+    /// interpolated linearly (the curvature over 16 pixels stays far below 1/256 texel for any
+    /// perspective a layer tree shows).
+    static let block = 16
 }
 
 extension PassRasterizer {
@@ -96,8 +119,8 @@ extension PassRasterizer {
     }
 
     /// A bilinear-sampled texture with no shape or mask, faded by the item's opacity.
-    func drawTextured(_ item: PreparedItem, texture: TextureLevelView, rows: Range<Int>, claiming: Bool) {
-        let texels = UnsafeRawPointer(texture.base).assumingMemoryBound(to: UInt32.self)
+    func drawTextured(_ item: PreparedItem, texture: Texture, rows: Range<Int>, claiming: Bool) {
+        guard let texels = texture.wideTexels else { return }
         let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
         let fade = UInt32(min(max(item.opacity, 0), 1) * 256 + 0.5)
         let order = item.order
@@ -106,22 +129,51 @@ extension PassRasterizer {
         let u = (item.localX * item.uvScale.x + item.denominator * item.uvOffset.x) * w - item.denominator * 0.5
         let v = (item.localY * item.uvScale.y + item.denominator * item.uvOffset.y) * h - item.denominator * 0.5
         let d = item.denominator
-        let width = texture.width, height = texture.height
+        let textureWidth = texture.width, textureHeight = texture.height
+        @inline(__always) func sample(_ x: Int32, _ y: Int32) -> UInt32 {
+            let c = PackedSpans.bilinear(texels, width: textureWidth, height: textureHeight, x: x, y: y)
+            return fade < 256 ? PackedSpans.scale(c, fade) : c
+        }
         for y in rows {
             let span = item.polygon.span(row: y)
             guard !span.isEmpty else { continue }
             let py = Float(y) + 0.5
             let u0 = u.y * py + u.z, v0 = v.y * py + v.z, d0 = d.y * py + d.z
-            let row = pixels + y * self.width
-            let ownerRow = owner.map { $0 + y * self.width }
-            for x in span {
-                if let ownerRow, claiming ? ownerRow[x] >= 0 : ownerRow[x] > order { continue }
+            @inline(__always) func texel(_ x: Int) -> (Int32, Int32) {
                 let px = Float(x) + 0.5
                 let r = 1 / (d.x * px + d0)
-                var c = PackedSpans.bilinear(texels, width: width, height: height, x: (u.x * px + u0) * r, y: (v.x * px + v0) * r)
-                if fade < 256 { c = PackedSpans.scale(c, fade) }
-                row[x] = claiming ? c : PackedSpans.over(c, row[x])
-                if claiming { ownerRow?[x] = order }
+                return (PackedSpans.fixed((u.x * px + u0) * r), PackedSpans.fixed((v.x * px + v0) * r))
+            }
+            let row = pixels + y * width
+            var x = span.lowerBound
+            var (tu, tv) = texel(x)
+            while x < span.upperBound {
+                let n = min(PackedSpans.block, span.upperBound - x)
+                let (nu, nv) = texel(x + n)
+                let du = (nu &- tu) / Int32(n), dv = (nv &- tv) / Int32(n)
+                var fu = tu, fv = tv
+                // One loop per mode, so the per-pixel work has no mode branches.
+                if let owner {
+                    let ownerRow = owner + y * width
+                    if claiming {
+                        for i in x..<(x + n) {
+                            if ownerRow[i] < 0 { row[i] = sample(fu, fv); ownerRow[i] = order }
+                            fu &+= du; fv &+= dv
+                        }
+                    } else {
+                        for i in x..<(x + n) {
+                            if ownerRow[i] <= order { row[i] = PackedSpans.over(sample(fu, fv), row[i]) }
+                            fu &+= du; fv &+= dv
+                        }
+                    }
+                } else {
+                    for i in x..<(x + n) {
+                        row[i] = PackedSpans.over(sample(fu, fv), row[i])
+                        fu &+= du; fv &+= dv
+                    }
+                }
+                x += n
+                (tu, tv) = (nu, nv)
             }
         }
     }

@@ -26,7 +26,7 @@ struct PassRasterizer {
         case .solid(let color) where plain:
             drawSolid(item, color: color, rows: rows, claiming: claiming)
         case .texture(let texture, .linear, .linear) where plain:
-            drawTextured(item, texture: texture.level0, rows: rows, claiming: claiming)
+            drawTextured(item, texture: texture, rows: rows, claiming: claiming)
         case .solid(let color):
             shade(item, rows: rows, claiming: claiming, SolidSource(color: color))
         case .tinted(let texture, let color):

@@ -21,8 +21,23 @@ final class Texture: @unchecked Sendable {
         isOpaque = opaque
     }
 
+    /// Level 0 with each texel's channels spread into 16-bit lanes (R, B, G, A from the low
+    /// end), for the packed bilinear loop; made once by `makeWideTexels`.
+    private(set) var wideTexels: UnsafeMutablePointer<UInt64>?
+
     deinit {
         for level in levels { UnsafeMutablePointer(mutating: level.base).deallocate() }
+        wideTexels?.deallocate()
+    }
+
+    /// Builds `wideTexels` once; call before shading threads start.
+    func makeWideTexels() {
+        guard wideTexels == nil else { return }
+        let count = width * height
+        let wide = UnsafeMutablePointer<UInt64>.allocate(capacity: count)
+        let packed = UnsafeRawPointer(levels[0].base).assumingMemoryBound(to: UInt32.self)
+        for i in 0..<count { wide[i] = PackedSpans.widen(packed[i]) }
+        wideTexels = wide
     }
 
     var width: Int { levels[0].width }

@@ -4,14 +4,15 @@ import Lamina
 /// `lamina bench`: built-in (or given) scenes rendered by each backend, with per-stage times.
 enum BenchCommand {
     static let usage = """
-    usage: lamina bench [SCENE…] [--size WxH …] [--seconds S] [--backend gpu|cpu …] [--json]
+    usage: lamina bench [SCENE…] [--size WxH …] [--seconds S] [--backend gpu|cpu …] [--only TEXT] [--json]
 
     Renders each built-in benchmark scene (or the scene files given) with both backends, one
     after the other in the same run, and prints frames/s, milliseconds per frame by stage
     (evaluate, plan, composite, read back), the process's peak memory so far, and how far the
     two backends' frames agree (PSNR, largest channel difference). For the textured scenes the
     same quads drawn by a minimal hand-written GL loop (the floor) are timed too.
-    Default sizes: 1280x720 and 1920x1080; --seconds per scene and backend (default 1.5).
+    Default sizes: 1280x720 and 1920x1080; --seconds per scene and backend (default 1.5);
+    --only keeps the built-in scenes whose name contains TEXT.
     """
 
     struct Row: Codable {
@@ -30,7 +31,7 @@ enum BenchCommand {
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["--size", "--seconds", "--backend"], flags: ["--json", "--help", "-h"])
+        let args = try Arguments(arguments, valued: ["--size", "--seconds", "--backend", "--only"], flags: ["--json", "--help", "-h"])
         if args.flags.contains("--help") || args.flags.contains("-h") { print(usage); return 0 }
         let sizes = try (args.values("--size").isEmpty ? ["1280x720", "1920x1080"] : args.values("--size")).map(RenderCommand.size)
         let seconds = try args.values("--seconds").last.map { try RenderCommand.number($0, "--seconds") } ?? 1.5
@@ -46,6 +47,7 @@ enum BenchCommand {
             var scenes: [BenchScenes.Scene]
             if args.positional.isEmpty {
                 scenes = BenchScenes.all(width: width, height: height)
+                if let only = args.values("--only").last { scenes = scenes.filter { $0.name.contains(only) } }
             } else {
                 scenes = []
                 for file in args.positional {
