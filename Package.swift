@@ -42,6 +42,7 @@ let package = Package(
                     exclude: ["Goldens"]),
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "Rendering"], exclude: ["Fixtures"]),
         .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "Lamina"], exclude: ["Malformed", "FuzzRegressions"]),
+        .testTarget(name: "ReftestTests", dependencies: ["Lamina"], exclude: ["Reftests"]),
     ],
     swiftLanguageModes: [.v6]
 )
