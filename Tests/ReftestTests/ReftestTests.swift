@@ -149,6 +149,8 @@ struct GroupRun {
     let record = ProcessInfo.processInfo.environment["LAMINA_RECORD"] == "1"
     /// `LAMINA_REFTEST_DUMP=1`: every rendered frame goes to `<artifacts>/frames/`, to look at.
     let dump = ProcessInfo.processInfo.environment["LAMINA_REFTEST_DUMP"] == "1"
+    /// `LAMINA_REFTEST_VERBOSE=1`: prints how much every comparison differs (to size `fuzzy`).
+    let verbose = ProcessInfo.processInfo.environment["LAMINA_REFTEST_VERBOSE"] == "1"
 
     private var scenes: [URL: Result<Scene, SceneLoadError>] = [:]
     /// Frames by backend, scene file and time (nil: the backend returned none).
@@ -215,6 +217,9 @@ struct GroupRun {
                 guard let difference = ImageComparison.compare(actual, expected, tolerance: 0) else {
                     failures.append("\(what): size \(actual.width)×\(actual.height) differs from \(entry.right)'s \(expected.width)×\(expected.height)")
                     continue
+                }
+                if verbose {
+                    print("\(entry.location) \(what): \(difference.pixelsOverTolerance) pixels differ, max \(difference.maxChannelDifference)")
                 }
                 let alike = entry.withinTolerance(maxChannelDifference: difference.maxChannelDifference,
                                                   differingPixels: difference.pixelsOverTolerance)
