@@ -17,7 +17,7 @@ final class ReftestTests: XCTestCase {
     static let artifacts = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-reftests")
     /// The groups, one test method each.
     static let groups = ["basics", "transforms3d", "contents", "corners-borders", "masks-clips", "shadows",
-                         "opacity", "transitions", "timing", "animations", "content-layers"]
+                         "opacity", "transitions", "timing", "animations"]
 
     /// GPU vs CPU agreement on every left-hand scene.
     static let crossBackendMinimumPSNR = 40.0
@@ -67,7 +67,6 @@ final class ReftestTests: XCTestCase {
     func testTransitions() throws { try runGroup("transitions") }
     func testTiming() throws { try runGroup("timing") }
     func testAnimations() throws { try runGroup("animations") }
-    func testContentLayers() throws { try runGroup("content-layers") }
 
     /// Every folder with a manifest has a test method (no manifest is silently skipped).
     func testEveryManifestHasATestMethod() throws {
