@@ -46,6 +46,7 @@ let package = Package(
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "Rendering"], exclude: ["Fixtures"]),
         .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "Lamina"], exclude: ["Malformed", "FuzzRegressions"]),
         .testTarget(name: "ContentRasterTests", dependencies: ["ContentRaster", "Geometry", "Layers", "Rendering"]),
+        .testTarget(name: "ReftestTests", dependencies: ["Lamina"], exclude: ["Reftests"]),
     ],
     swiftLanguageModes: [.v6]
 )
