@@ -31,9 +31,9 @@ let package = Package(
         .target(name: "GLRenderer", dependencies: ["Geometry", "Timing", "Rendering", "CEGL"], plugins: ["EmbedShaders"]),
         // Optimised even in debug builds: the test suite renders every reftest with it.
         .target(name: "CPURenderer", dependencies: ["Geometry", "Timing", "Layers", "Rendering"], swiftSettings: [.unsafeFlags(["-O"])]),
-        .target(name: "Snapshot", dependencies: ["Geometry", "Timing", "Layers", "Presentation", "Rendering", "ImageIO", "GLRenderer", "CPURenderer"]),
+        .target(name: "Snapshot", dependencies: ["Geometry", "Timing", "Layers", "Presentation", "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer"]),
         .target(name: "Lamina", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
-                                               "Rendering", "ImageIO", "GLRenderer", "CPURenderer", "Snapshot"]),
+                                               "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Snapshot"]),
         .executableTarget(name: "LaminaCLI", dependencies: ["Lamina"]),
         .executableTarget(name: "ModelBenchmark", dependencies: ["Lamina"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),

@@ -95,7 +95,9 @@ void main() {
     vec2 p = v_local - center;
     float r = p.x < 0.0 ? (p.y < 0.0 ? v_radii.x : v_radii.w) : (p.y < 0.0 ? v_radii.y : v_radii.z);
     float d = roundedBoxDistance(p, 0.5 * v_shape.zw, r, v_params.z);
-    float aa = max(fwidth(d), 1e-4);
+    // The distance's change per pixel along its gradient: a one-pixel ramp across the edge at
+    // any angle (fwidth would widen it by up to √2 on diagonals).
+    float aa = max(length(vec2(dFdx(d), dFdy(d))), 1e-4);
     coverage *= clamp(0.5 - d / aa, 0.0, 1.0);
     if (v_params.y > 0.0) {
         coverage *= clamp(0.5 + (d + v_params.y) / aa, 0.0, 1.0);

@@ -78,10 +78,10 @@ struct PassRasterizer {
                 var coverage = opacity
                 if let shape {
                     let d = shape.distance(local)
-                    // fwidth as Mesa computes it: differences within the 2×2 pixel quad.
+                    // dFdx and dFdy as Mesa computes them: differences within the 2×2 pixel quad.
                     let dx = shape.distance(item.local(Float(x ^ 1) + 0.5, py)) - d
                     let dy = shape.distance(item.local(px, Float(y ^ 1) + 0.5)) - d
-                    coverage *= shape.coverage(distance: d, width: abs(dx) + abs(dy))
+                    coverage *= shape.coverage(distance: d, width: (dx * dx + dy * dy).squareRoot())
                 }
                 if let mask { coverage *= mask.bilinear(uv.x, uv.y).w * (1 / 255) }
                 let color = source.color(uv, x: px, y: py) * coverage

@@ -124,7 +124,7 @@ struct ShapeCoverage {
         return corner + min(max(q.x, q.y), 0) - r
     }
 
-    /// Coverage given the distance and its screen-space change per pixel (GLSL's fwidth).
+    /// Coverage given the distance and the length of its screen-space gradient (per pixel).
     @inline(__always)
     func coverage(distance d: Float, width: Float) -> Float {
         let aa = max(width, 1e-4)

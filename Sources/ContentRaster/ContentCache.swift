@@ -1,14 +1,18 @@
 import Foundation
+import Geometry
+import Layers
 import Rendering
 import Synchronization
 
-/// Remembers rasterized shape and text content by the full value of its inputs, so content
-/// that did not change between frames costs a dictionary lookup instead of a rasterization.
+/// The "raster contents" stage: rasterizes shape paths, text and shadow paths with cairo and
+/// Pango for the render plan, and remembers each result by the full value of its request, so
+/// content that did not change between frames costs a dictionary lookup — and is the same
+/// `CGImage` object, so the backends' texture caches hit as well.
 ///
 /// Thread-safe. Holds at most `capacity` results and drops the least recently used beyond
-/// that (an animated `strokeEnd` makes a new key every frame). Two threads missing the same key
-/// at once may both rasterize; both get equal results.
-public final class ContentCache: Sendable {
+/// that (an animated `strokeEnd` makes a new request every frame). Two threads missing the same
+/// request at once may both rasterize; both get equal results.
+public final class ContentCache: ContentRasterizer, Sendable {
     /// Lookup counts since the cache was made (or last reset).
     public struct Statistics: Equatable, Sendable {
         /// Lookups answered from the cache.
@@ -26,21 +30,13 @@ public final class ContentCache: Sendable {
         }
     }
 
-    private enum Key: Hashable {
-        case shape(ShapeRasterInput)
-        case text(TextRasterInput)
-    }
-
-    private enum Value {
-        case shape(Image?)
-        case text(RasterizedText)
-    }
-
     private struct State {
-        var entries: [Key: (value: Value, lastUse: UInt64)] = [:]
+        var entries: [ContentRequest: (value: RasterizedContent?, lastUse: UInt64)] = [:]
         var clock: UInt64 = 0
         var hits = 0
         var misses = 0
+        var seconds = 0.0
+        var warnings: [String] = []
     }
 
     private let state = Mutex(State())
@@ -48,25 +44,50 @@ public final class ContentCache: Sendable {
     public let capacity: Int
 
     /// An empty cache keeping at most `capacity` results (at least one).
-    public init(capacity: Int = 256) {
+    public init(capacity: Int = 512) {
         self.capacity = max(1, capacity)
     }
 
-    /// The image of a shape, rasterized only when no equal input was seen (and kept) before.
-    public func image(for input: ShapeRasterInput) -> Image? {
-        if case .shape(let image)? = lookup(.shape(input)) { return image }
-        let image = PathRasterizer.rasterize(input)
-        store(.shape(image), for: .shape(input))
-        return image
+    /// The request's image and placement, rasterized only when no equal request was seen (and
+    /// kept) before.
+    public func rasterize(_ request: ContentRequest) -> RasterizedContent? {
+        if let hit = lookup(request) { return hit }
+        let start = DispatchTime.now().uptimeNanoseconds
+        var warnings: [String] = []
+        let result = Self.render(request, warnings: &warnings)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        store(result, for: request, seconds: seconds, warnings: warnings)
+        return result
     }
 
-    /// The rasterized text, rasterized only when no equal input was seen (and kept) before.
-    /// A hit returns the warnings of the original rasterization too.
-    public func text(for input: TextRasterInput) -> RasterizedText {
-        if case .text(let text)? = lookup(.text(input)) { return text }
-        let text = TextRasterizer.rasterize(input)
-        store(.text(text), for: .text(input))
-        return text
+    private static func render(_ request: ContentRequest, warnings: inout [String]) -> RasterizedContent? {
+        switch request {
+        case .shape(let shape, let scale):
+            guard let path = shape.path else { return nil }
+            let style = ShapeStyle(shape)
+            return raster(path, style: style, region: PathRasterizer.paintedBounds(of: path, style: style), scale: scale)
+        case .filledPath(let path, let scale):
+            let style = ShapeStyle(fillColor: .white, fillRule: .nonZero, strokeColor: nil)
+            return raster(path, style: style, region: path.boundingBoxOfPath, scale: scale)
+        case .text(let text, let size, let scale):
+            let result = TextRasterizer.rasterize(TextRasterInput(text: text, size: size, scale: scale))
+            warnings = result.warnings
+            guard let image = result.image, let cgImage = CGImage(width: image.width, height: image.height, premultipliedRGBA: image.pixels)
+            else { return nil }
+            return RasterizedContent(image: cgImage, rect: CGRect(origin: .zero, size: size))
+        }
+    }
+
+    /// A path drawn over `region` grown to whole pixels, so its pixels line up with the target's.
+    private static func raster(_ path: CGPath, style: ShapeStyle, region: CGRect, scale: CGFloat) -> RasterizedContent? {
+        guard !region.isNull, region.width.isFinite, region.height.isFinite, scale > 0 else { return nil }
+        let minX = (region.minX * scale).rounded(.down), minY = (region.minY * scale).rounded(.down)
+        let maxX = (region.maxX * scale).rounded(.up), maxY = (region.maxY * scale).rounded(.up)
+        guard maxX > minX, maxY > minY, (maxX - minX) * (maxY - minY) <= 16384 * 16384 else { return nil }
+        let aligned = CGRect(x: minX / scale, y: minY / scale, width: (maxX - minX) / scale, height: (maxY - minY) / scale)
+        guard let image = PathRasterizer.rasterize(ShapeRasterInput(path: path, style: style, region: aligned, scale: scale)),
+              let cgImage = CGImage(width: image.width, height: image.height, premultipliedRGBA: image.pixels) else { return nil }
+        return RasterizedContent(image: cgImage, rect: aligned)
     }
 
     /// The hit and miss counts and the number of results held.
@@ -74,33 +95,41 @@ public final class ContentCache: Sendable {
         state.withLock { Statistics(hits: $0.hits, misses: $0.misses, count: $0.entries.count) }
     }
 
-    /// Drops every result; with `resettingStatistics`, zeroes the counts too.
+    /// Seconds spent rasterizing (misses only) since the cache was made or last reset.
+    public var rasterSeconds: Double { state.withLock { $0.seconds } }
+
+    /// What went differently from the requests (substituted fonts), each once, in order.
+    public var warnings: [String] { state.withLock { $0.warnings } }
+
+    /// Drops every result; with `resettingStatistics`, zeroes the counts and time too.
     public func removeAll(resettingStatistics: Bool = false) {
         state.withLock { state in
             state.entries.removeAll()
-            if resettingStatistics { (state.hits, state.misses) = (0, 0) }
+            if resettingStatistics { (state.hits, state.misses, state.seconds) = (0, 0, 0) }
         }
     }
 
-    /// The cached value, counted as a hit, or nil, counted as a miss.
-    private func lookup(_ key: Key) -> Value? {
+    /// The cached result (counted as a hit), or nil (counted as a miss).
+    private func lookup(_ request: ContentRequest) -> RasterizedContent?? {
         state.withLock { state in
             state.clock += 1
-            guard let entry = state.entries[key] else {
+            guard let entry = state.entries[request] else {
                 state.misses += 1
                 return nil
             }
             state.hits += 1
-            state.entries[key] = (entry.value, state.clock)
-            return entry.value
+            state.entries[request] = (entry.value, state.clock)
+            return .some(entry.value)
         }
     }
 
-    private func store(_ value: Value, for key: Key) {
+    private func store(_ value: RasterizedContent?, for request: ContentRequest, seconds: Double, warnings: [String]) {
         let capacity = self.capacity
         state.withLock { state in
             state.clock += 1
-            state.entries[key] = (value, state.clock)
+            state.seconds += seconds
+            for warning in warnings where !state.warnings.contains(warning) { state.warnings.append(warning) }
+            state.entries[request] = (value, state.clock)
             // A linear scan: eviction is rare next to lookups and the cache is small.
             while state.entries.count > capacity,
                   let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {

@@ -7,6 +7,7 @@
 @_exported import SceneFormat
 @_exported import Rendering
 @_exported import ImageIO
+@_exported import ContentRaster
 @_exported import GLRenderer
 @_exported import CPURenderer
 @_exported import Snapshot

@@ -60,7 +60,7 @@ enum BenchCommand {
                 }
             }
             for scene in scenes {
-                let builder = RenderPlanBuilder(width: width, height: height, scale: 1)
+                let builder = RenderPlanBuilder(width: width, height: height, scale: 1, contentRasterizer: ContentCache())
                 var row = Row(scene: scene.name, size: "\(width)x\(height)", peakMemoryMB: 0)
                 let probe = builder.plan(for: PresentationTree.evaluate(scene.root, at: 0.5))
                 var frames: [Image] = []

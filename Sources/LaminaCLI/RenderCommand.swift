@@ -78,7 +78,9 @@ enum RenderCommand {
             throw JobFailure(description: "\(existing.path): already exists (use --overwrite to replace it)")
         }
         let images = FileImageProvider()
-        let builder = RenderPlanBuilder(width: width, height: height, scale: CGFloat(scale), background: scene.background)
+        let contents = ContentCache()
+        let builder = RenderPlanBuilder(width: width, height: height, scale: CGFloat(scale), background: scene.background,
+                                        contentRasterizer: contents)
         for job in jobs {
             let tree = PresentationTree.evaluate(scene.root, at: job.time)
             guard let frame = renderer.render(builder.plan(for: tree), images: images) else {
@@ -90,7 +92,7 @@ enum RenderCommand {
                 throw JobFailure(description: error.description)
             }
         }
-        for problem in images.problems { FileHandle.standardError.write(Data("lamina: warning: \(problem)\n".utf8)) }
+        for problem in images.problems + contents.warnings { FileHandle.standardError.write(Data("lamina: warning: \(problem)\n".utf8)) }
         if !args.flags.contains("--quiet"), jobs.count > 1 || isatty(STDERR_FILENO) == 1 {
             FileHandle.standardError.write(Data("lamina: wrote \(jobs.count) frame\(jobs.count == 1 ? "" : "s") (\(width)x\(height)) to \(output)\n".utf8))
         }

@@ -85,7 +85,7 @@ public indirect enum LayerContentProperties: Sendable, Equatable {
 }
 
 /// `CAShapeLayer`'s properties (§15.1 defaults).
-public struct ShapeProperties: Sendable, Equatable {
+public struct ShapeProperties: Sendable, Hashable {
     public var path: CGPath?
     public var fillColor: CGColor? = .black
     public var fillRule: CAShapeLayerFillRule = .nonZero
@@ -102,7 +102,7 @@ public struct ShapeProperties: Sendable, Equatable {
 }
 
 /// One run of attributed text: its characters and, where set, its own font, size and colour.
-public struct TextRun: Sendable, Equatable {
+public struct TextRun: Sendable, Hashable {
     public var text: String
     public var font: String?
     public var fontSize: CGFloat?
@@ -113,7 +113,7 @@ public struct TextRun: Sendable, Equatable {
 }
 
 /// `CATextLayer`'s properties (§15.3 defaults).
-public struct TextProperties: Sendable, Equatable {
+public struct TextProperties: Sendable, Hashable {
     /// Plain text, or attributed runs when `runs` is set.
     public var string: String?
     public var runs: [TextRun]?
@@ -128,7 +128,7 @@ public struct TextProperties: Sendable, Equatable {
 }
 
 /// `CAGradientLayer`'s properties (§15.2 defaults).
-public struct GradientProperties: Sendable, Equatable {
+public struct GradientProperties: Sendable, Hashable {
     public var colors: [CGColor]?
     public var locations: [Double]?
     public var startPoint = CGPoint(x: 0.5, y: 0)

@@ -155,9 +155,22 @@ extension DrawItem {
     /// straight bands drawn plain (opaque ones can then hide what is below) and four corner
     /// squares drawn with the rounded-rectangle coverage. Other items are returned as they are.
     public func splitAtCorners() -> [DrawItem] {
-        guard case .solid = paint, let shape, shape.isRounded, shape.rect == rect, maskPass == nil, !antialiasEdges, polygon == nil else {
-            return [self]
+        guard case .solid = paint, maskPass == nil, !antialiasEdges, polygon == nil else { return [self] }
+        if let b = borderWidth, shape.map({ !$0.isRounded && $0.rect == rect }) ?? true {
+            // A square border is four plain bands: exact coverage at the inner corners, and no
+            // distance math at all.
+            let t = min(b, rect.width / 2, rect.height / 2)
+            var item = self
+            item.shape = nil
+            item.borderWidth = nil
+            return [CGRect(x: rect.minX, y: rect.minY, width: rect.width, height: t),
+                    CGRect(x: rect.minX, y: rect.maxY - t, width: rect.width, height: t),
+                    CGRect(x: rect.minX, y: rect.minY + t, width: t, height: rect.height - 2 * t),
+                    CGRect(x: rect.maxX - t, y: rect.minY + t, width: t, height: rect.height - 2 * t)]
+                .filter { $0.width > 0 && $0.height > 0 }
+                .map { band in item.rect = band; return item }
         }
+        guard let shape, shape.isRounded, shape.rect == rect else { return [self] }
         // Continuous corners reach 1.528665 times further along the edges (the shader's curve).
         let r = min(shape.continuous ? shape.radius * 1.528665 : shape.radius, min(rect.width, rect.height) / 2)
         let x = rect.minX, y = rect.minY, w = rect.width, h = rect.height

@@ -15,13 +15,20 @@ extension RenderPlanBuilder.Walk {
         let logical = ContentsPlacement.logicalSize(
             pixels: CGSize(width: pixels.width * source.width, height: pixels.height * source.height),
             contentsScale: p.contentsScale)
-        let destination = ContentsPlacement.rect(gravity: p.contentsGravity, contentSize: logical, in: p.bounds, flipped: true)
+        // The root is y-down (iOS): unflipped contents put `top` at max-y, the screen's bottom,
+        // as on iOS; under an odd number of geometry flips gravity swaps and the image is drawn
+        // mirrored in its layer so that it stays upright on screen (§11.4).
+        let flipped = contentsAreFlipped(path.index)
+        let destination = ContentsPlacement.rect(gravity: p.contentsGravity, contentSize: logical, in: p.bounds, flipped: flipped)
         guard destination.width > 0, destination.height > 0 else { return }
+        let mirror = flipped
+            ? CATransform3DMakeScale(1, -1, 1).concatenating(CATransform3DMakeTranslation(0, 2 * destination.midY, 0)) : nil
+        let contentsTarget = mirror.map { $0.concatenating(toTarget) } ?? toTarget
         let unit = CGRect(x: 0, y: 0, width: 1, height: 1)
         func item(_ rect: CGRect, _ uv: CGRect) -> DrawItem {
-            tagged(DrawItem(layer: path, role: "contents", transform: toTarget, rect: rect,
+            tagged(DrawItem(layer: path, role: "contents", transform: contentsTarget, rect: rect,
                             paint: .image(image, source: uv, minification: p.minificationFilter, magnification: p.magnificationFilter),
-                            opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing))
+                            opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing), offset: mirror)
         }
         guard p.contentsCenter != unit else { return items.append(item(destination, source)) }
         func unfringed(_ rect: CGRect, _ uv: CGRect) -> DrawItem {
@@ -46,19 +53,57 @@ extension RenderPlanBuilder.Walk {
         }
     }
 
+    /// A shape layer's path or a text layer's text, rasterized, between contents and sublayers.
+    func appendRasterizedContent(of p: LayerProperties, path: LayerLabel, toTarget: CATransform3D, opacity: Float,
+                                 into items: inout [DrawItem]) {
+        let request: ContentRequest
+        let density = Self.pixelDensity(toTarget, at: CGPoint(x: p.bounds.midX, y: p.bounds.midY))
+        let scale = ContentRequest.rasterScale(contentsScale: p.contentsScale, density: density)
+        switch p.content {
+        case .shape(let shape) where shape.path != nil:
+            request = .shape(shape, scale: scale)
+        case .text(let text) where p.bounds.width > 0 && p.bounds.height > 0:
+            request = .text(text, size: p.bounds.size, scale: scale)
+        default:
+            return
+        }
+        guard let rasterized = rasterizer?.rasterize(request) else { return }
+        // Text is laid out from the bounds' origin; shapes are placed where their paths are.
+        var rect = rasterized.rect
+        if case .text = request { rect = rect.offsetBy(dx: p.bounds.minX, dy: p.bounds.minY) }
+        let role = if case .text = request { "text" } else { "path" }
+        items.append(tagged(DrawItem(layer: path, role: role, transform: toTarget, rect: rect,
+                                     paint: .image(rasterized.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
+                                                   minification: .linear, magnification: .linear),
+                                     opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing)))
+    }
+
+    /// Whether an odd number of the layer's ancestors flip their geometry (`contentsAreFlipped()`).
+    func contentsAreFlipped(_ index: Int) -> Bool {
+        var flips = 0
+        var current = tree.layers[index].parent
+        while let i = current {
+            if tree.layers[i].properties.isGeometryFlipped { flips += 1 }
+            current = tree.layers[i].parent
+        }
+        return flips % 2 == 1
+    }
+
     /// A Gaussian shadow of the layer's composited alpha: the subtree drawn into a pass with a
     /// 3σ margin, blurred horizontally then vertically, composited tinted and offset.
     mutating func appendShadow(_ index: Int, color: CGColor, toTarget: CATransform3D, opacity: Float,
                                into items: inout [DrawItem]) {
         let p = tree.layers[index].properties
-        let bounds = p.bounds
-        guard bounds.width > 0, bounds.height > 0, drawnItemCount(index, limit: 1) > 0 else { return }
+        // A shadowPath replaces the layer's alpha as the shadow's shape (and needs nothing drawn).
+        let shadowShape = p.shadowPath.map { $0.boundingBox } ?? p.bounds
+        guard shadowShape.width > 0, shadowShape.height > 0, !shadowShape.isNull,
+              p.shadowPath != nil || drawnItemCount(index, limit: 1) > 0 else { return }
         let radius = max(0, p.shadowRadius)
         // Blur at most ~16 texels: large radii render the shadow at a lower density.
-        var density = Self.pixelDensity(toTarget, at: CGPoint(x: bounds.midX, y: bounds.midY))
+        var density = Self.pixelDensity(toTarget, at: CGPoint(x: shadowShape.midX, y: shadowShape.midY))
         if radius > 0 { density = min(density, 16 / radius) }
         let margin = 3 * radius
-        let area = bounds.insetBy(dx: -margin, dy: -margin)
+        let area = shadowShape.insetBy(dx: -margin, dy: -margin)
         let side = CGFloat(maximumPassSide)
         let width = Int(min(side, max(1, (area.width * density).rounded(.up))))
         let height = Int(min(side, max(1, (area.height * density).rounded(.up))))
@@ -67,7 +112,15 @@ extension RenderPlanBuilder.Walk {
         var sourceItems: [DrawItem] = []
         let ownContext = toContext
         toContext = nil
-        drawContent(index, toTarget: toPass, opacity: 1, into: &sourceItems)
+        if let shadowPath = p.shadowPath {
+            if let filled = rasterizer?.rasterize(.filledPath(shadowPath, scale: ContentRequest.rasterScale(contentsScale: 1, density: density))) {
+                sourceItems.append(DrawItem(layer: label(index), role: "shadow path", transform: toPass, rect: filled.rect,
+                                            paint: .image(filled.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
+                                                          minification: .linear, magnification: .linear), opacity: 1))
+            }
+        } else {
+            drawContent(index, toTarget: toPass, opacity: 1, into: &sourceItems)
+        }
         toContext = ownContext
         let path = label(index)
         let source = passes.count
@@ -115,7 +168,7 @@ extension RenderPlanBuilder.Walk {
         let ownContext = toContext
         toContext = nil
         // The old state: its own tree, drawn by a walk that shares this plan's passes.
-        var oldWalk = RenderPlanBuilder.Walk(tree: old, maximumPassSide: maximumPassSide)
+        var oldWalk = RenderPlanBuilder.Walk(tree: old, maximumPassSide: maximumPassSide, rasterizer: rasterizer)
         oldWalk.passes = passes
         var oldItems: [DrawItem] = []
         let oldBounds = old.layers[0].properties.bounds
@@ -147,7 +200,18 @@ extension RenderPlanBuilder.Walk {
                                          opacity: opacity * Float(alpha), shape: clip), offset: move))
         }
         // reveal slides the old content off the new one; the others bring the new one over.
-        if transition.type == .reveal {
+        if transition.type == .fade {
+            // A cross-dissolve, old·(1 − p) + new·p: the new state drawn at p over the full old
+            // state in one pass, so opaque content never lets what is below show through.
+            let unit = CGRect(x: 0, y: 0, width: 1, height: 1)
+            let mixID = passes.count
+            let mix = [(oldID, Float(1), "transition from"), (newID, Float(alphas.new), "transition to")].map { id, alpha, role in
+                DrawItem(layer: path, role: role, transform: toPass(bounds), rect: bounds, paint: .pass(id, source: unit), opacity: alpha)
+            }
+            passes.append(RenderPass(id: mixID, width: width, height: height, purpose: "cross-fade of \(path)",
+                                     clearColor: .clear, items: mix))
+            composite(mixID, .zero, 1, "transition")
+        } else if transition.type == .reveal {
             composite(newID, offsets.new, alphas.new, "transition to")
             composite(oldID, offsets.old, alphas.old, "transition from")
         } else {

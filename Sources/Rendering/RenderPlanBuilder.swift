@@ -16,14 +16,18 @@ public struct RenderPlanBuilder {
     public var background: CGColor?
     /// Largest side of an offscreen pass, in pixels.
     public var maximumPassSide = 8192
+    /// Rasterizes shape paths, text and shadow paths; without one those draw nothing.
+    public var contentRasterizer: ContentRasterizer?
 
-    public init(width: Int, height: Int, scale: CGFloat = 1, background: CGColor? = nil) {
+    public init(width: Int, height: Int, scale: CGFloat = 1, background: CGColor? = nil,
+                contentRasterizer: ContentRasterizer? = nil) {
         self.width = width; self.height = height; self.scale = scale; self.background = background
+        self.contentRasterizer = contentRasterizer
     }
 
     /// The plan of `tree`.
     public func plan(for tree: PresentationTree) -> RenderPlan {
-        var walk = Walk(tree: tree, maximumPassSide: maximumPassSide)
+        var walk = Walk(tree: tree, maximumPassSide: maximumPassSide, rasterizer: contentRasterizer)
         var items: [DrawItem] = []
         if !tree.layers.isEmpty {
             walk.draw(0, toTarget: tree.layers[0].transformToParent.concatenating(CATransform3DMakeScale(scale, scale, 1)),
@@ -45,14 +49,16 @@ public struct RenderPlanBuilder {
         /// The tree by reference, for the labels of draw items.
         let labels: PresentedSubtree
         let maximumPassSide: Int
+        let rasterizer: ContentRasterizer?
         var passes: [RenderPass] = []
         /// The current layer's space → its 3D context, while drawing inside a `CATransformLayer`.
         var toContext: CATransform3D?
 
-        init(tree: PresentationTree, maximumPassSide: Int) {
+        init(tree: PresentationTree, maximumPassSide: Int, rasterizer: ContentRasterizer?) {
             self.tree = tree
             labels = PresentedSubtree(tree)
             self.maximumPassSide = maximumPassSide
+            self.rasterizer = rasterizer
         }
 
         /// Draws layer `index` (and its subtree) with `toTarget` mapping its space to the target's pixels.
@@ -107,6 +113,7 @@ public struct RenderPlanBuilder {
             if !isTransformLayer, let image = p.contents.image {
                 appendContents(image, of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
             }
+            appendRasterizedContent(of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
             let children = layer.sublayersInDrawingOrder
             let ownContext = toContext
             if isTransformLayer {
@@ -219,6 +226,10 @@ public struct RenderPlanBuilder {
                 if i != index, p.opacity <= 0 { continue }
                 if p.backgroundColor.map({ $0.alpha > 0 }) == true { count += 1 }
                 if p.contents.image != nil { count += 1 }
+                switch p.content {
+                case .shape, .text, .gradient: count += 1
+                default: break
+                }
                 if p.borderWidth > 0 { count += 1 }
                 stack.append(contentsOf: tree.layers[i].sublayersInDrawingOrder)
             }

@@ -5,6 +5,7 @@ import Layers
 import Presentation
 import Rendering
 import ImageIO
+import ContentRaster
 import GLRenderer
 import CPURenderer
 
@@ -36,6 +37,8 @@ public final class FrameRenderer {
     public var background: CGColor?
     public let backend: any RenderBackend
     private let images = FileImageProvider()
+    /// Shape, text and shadow-path rasters, kept while their inputs are unchanged.
+    public let contentCache = ContentCache()
 
     /// A renderer of `width`×`height` pixel frames at `scale` pixels per point.
     public init(width: Int, height: Int, scale: CGFloat = 1, background: CGColor? = nil,
@@ -47,7 +50,8 @@ public final class FrameRenderer {
     /// The render plan of `root` at absolute time `time`.
     public func plan(_ root: CALayer, at time: Double) -> RenderPlan {
         let tree = PresentationTree.evaluate(root, at: time)
-        return RenderPlanBuilder(width: width, height: height, scale: scale, background: background).plan(for: tree)
+        return RenderPlanBuilder(width: width, height: height, scale: scale, background: background,
+                                 contentRasterizer: contentCache).plan(for: tree)
     }
 
     /// The frame of `root` at absolute time `time` (the presentation at that time).

@@ -25,6 +25,9 @@ public final class CAMediaTimingFunction: Hashable, Sendable, CustomStringConver
 
     // Polynomial coefficients of x(s) and y(s).
     private let ax: Double, bx: Double, cx: Double, ay: Double, by: Double, cy: Double
+    /// Control points on the diagonal (`linear`): y(s) = x(s), so the output is the input
+    /// exactly — solving would land a rounding error off, and key times must hit their values.
+    private let isIdentity: Bool
 
     /// A curve with control points (c1x, c1y) and (c2x, c2y).
     public convenience init(controlPoints c1x: Float, _ c1y: Float, _ c2x: Float, _ c2y: Float) {
@@ -48,6 +51,7 @@ public final class CAMediaTimingFunction: Hashable, Sendable, CustomStringConver
         let y1 = Double(c1y), y2 = Double(c2y)
         cx = 3 * x1; bx = 3 * (x2 - x1) - cx; ax = 1 - cx - bx
         cy = 3 * y1; by = 3 * (y2 - y1) - cy; ay = 1 - cy - by
+        isIdentity = x1 == y1 && x2 == y2
     }
 
     /// Control point `index` (0…3): (0,0), c1, c2, (1,1). Core Animation: `getControlPoint(at:values:)`.
@@ -70,6 +74,7 @@ public final class CAMediaTimingFunction: Hashable, Sendable, CustomStringConver
     public func solve(_ u: Double) -> Double {
         if u <= 0 { return 0 }
         if u >= 1 { return 1 }
+        if isIdentity { return u }
         let s = parameter(forX: u)
         return ((ay * s + by) * s + cy) * s
     }

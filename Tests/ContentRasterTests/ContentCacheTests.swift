@@ -6,49 +6,73 @@ import Rendering
 import XCTest
 
 final class ContentCacheTests: XCTestCase {
-    private func shape(strokeEnd: CGFloat = 1) -> ShapeRasterInput {
-        ShapeRasterInput(path: CGPath(rect: CGRect(x: 2, y: 2, width: 10, height: 10)),
-                         style: ShapeStyle(fillColor: .black, strokeColor: .white, lineWidth: 2, strokeEnd: strokeEnd),
-                         region: CGRect(x: 0, y: 0, width: 16, height: 16), scale: 1)
+    private func shape(strokeEnd: CGFloat = 1) -> ContentRequest {
+        var shape = ShapeProperties()
+        shape.path = CGPath(rect: CGRect(x: 2, y: 2, width: 10, height: 10))
+        shape.strokeColor = .white
+        shape.lineWidth = 2
+        shape.lineJoin = .round
+        shape.strokeEnd = strokeEnd
+        return .shape(shape, scale: 1)
     }
 
     func testShapeHitsWhileUnchangedAndMissesWhenChanged() throws {
         let cache = ContentCache()
-        let first = try XCTUnwrap(cache.image(for: shape()))
+        let first = try XCTUnwrap(cache.rasterize(shape()))
         XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 0, misses: 1, count: 1))
-        // An equal input built afresh (a new path object with the same elements) hits.
-        let second = try XCTUnwrap(cache.image(for: shape()))
-        XCTAssertEqual(second, first)
+        // The painted area: the path grown by half the line width, on whole pixels.
+        XCTAssertEqual(first.rect, CGRect(x: 1, y: 1, width: 12, height: 12))
+        XCTAssertEqual(first.image.width, 12)
+        // An equal request built afresh (a new path object with the same elements) hits and
+        // returns the very same image object, so texture caches keyed by identity hit too.
+        let second = try XCTUnwrap(cache.rasterize(shape()))
+        XCTAssertTrue(second.image === first.image)
         XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 1, misses: 1, count: 1))
-        let changed = try XCTUnwrap(cache.image(for: shape(strokeEnd: 0.5)))
-        XCTAssertNotEqual(changed, first)
+        let changed = try XCTUnwrap(cache.rasterize(shape(strokeEnd: 0.5)))
+        XCTAssertFalse(changed.image === first.image)
+        XCTAssertNotEqual(changed.image.pixels, first.image.pixels)
         XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 1, misses: 2, count: 2))
-        XCTAssertEqual(first, PathRasterizer.rasterize(shape()))  // the cache changes nothing
+        XCTAssertGreaterThan(cache.rasterSeconds, 0)
     }
 
-    func testTextHitsKeepTheirWarnings() {
+    func testTextWarningsAreCollectedOnce() throws {
         let cache = ContentCache()
-        let input = TextRasterInput(content: .plain("Hi"), font: "GillSans-Bold", fontSize: 12, size: CGSize(width: 40, height: 20))
-        let first = cache.text(for: input)
-        let again = cache.text(for: input)
-        XCTAssertEqual(again, first)
-        XCTAssertEqual(again.warnings.count, 1)
-        var other = input
-        other.foregroundColor = .black
-        XCTAssertNotEqual(cache.text(for: other).image, first.image)
+        var text = TextProperties()
+        text.string = "Hi"
+        text.font = "GillSans-Bold"
+        text.fontSize = 12
+        let request = ContentRequest.text(text, size: CGSize(width: 40, height: 20), scale: 1)
+        let first = try XCTUnwrap(cache.rasterize(request))
+        XCTAssertEqual(first.rect, CGRect(x: 0, y: 0, width: 40, height: 20))
+        _ = cache.rasterize(request)
+        XCTAssertEqual(cache.warnings.count, 1)
+        XCTAssertTrue(cache.warnings[0].contains("GillSans-Bold"), cache.warnings[0])
+        text.foregroundColor = .black
+        let other = try XCTUnwrap(cache.rasterize(.text(text, size: CGSize(width: 40, height: 20), scale: 1)))
+        XCTAssertNotEqual(other.image.pixels, first.image.pixels)
+        XCTAssertEqual(cache.warnings.count, 1)
         XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 1, misses: 2, count: 2))
+    }
+
+    func testFilledPathCoversItsBoundingBox() throws {
+        let cache = ContentCache()
+        let filled = try XCTUnwrap(cache.rasterize(.filledPath(CGPath(rect: CGRect(x: 4, y: 6, width: 8, height: 4)), scale: 2)))
+        XCTAssertEqual(filled.rect, CGRect(x: 4, y: 6, width: 8, height: 4))
+        XCTAssertEqual(filled.image.width, 16)
+        XCTAssertEqual(filled.image.height, 8)
+        XCTAssertTrue(try XCTUnwrap(filled.image.pixels).allSatisfy { $0 == 255 })
     }
 
     func testLeastRecentlyUsedIsDroppedBeyondCapacity() {
         let cache = ContentCache(capacity: 2)
-        _ = cache.image(for: shape(strokeEnd: 0.1))
-        _ = cache.image(for: shape(strokeEnd: 0.2))
-        _ = cache.image(for: shape(strokeEnd: 0.1))  // hit: 0.2 is now the oldest
-        _ = cache.image(for: shape(strokeEnd: 0.3))  // evicts 0.2
+        _ = cache.rasterize(shape(strokeEnd: 0.1))
+        _ = cache.rasterize(shape(strokeEnd: 0.2))
+        _ = cache.rasterize(shape(strokeEnd: 0.1))  // hit: 0.2 is now the oldest
+        _ = cache.rasterize(shape(strokeEnd: 0.3))  // evicts 0.2
         XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 1, misses: 3, count: 2))
-        _ = cache.image(for: shape(strokeEnd: 0.1))
+        _ = cache.rasterize(shape(strokeEnd: 0.1))
         XCTAssertEqual(cache.statistics.hits, 2)
-        _ = cache.image(for: shape(strokeEnd: 0.2))
+        _ = cache.rasterize(shape(strokeEnd: 0.2))
         XCTAssertEqual(cache.statistics.misses, 4)
         cache.removeAll(resettingStatistics: true)
         XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 0, misses: 0, count: 0))

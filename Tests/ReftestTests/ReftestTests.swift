@@ -16,7 +16,7 @@ final class ReftestTests: XCTestCase {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Reftests")
     static let artifacts = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-reftests")
     /// The groups, one test method each.
-    static let groups = ["basics", "transforms3d", "contents", "corners-borders", "masks-clips", "shadows",
+    static let groups = ["basics", "transforms3d", "contents", "content-layers", "corners-borders", "masks-clips", "shadows",
                          "opacity", "transitions", "timing", "animations"]
 
     /// GPU vs CPU agreement on every left-hand scene.
@@ -62,6 +62,7 @@ final class ReftestTests: XCTestCase {
     func testBasics() throws { try runGroup("basics") }
     func testTransforms3D() throws { try runGroup("transforms3d") }
     func testContents() throws { try runGroup("contents") }
+    func testContentLayers() throws { try runGroup("content-layers") }
     func testCornersBorders() throws { try runGroup("corners-borders") }
     func testMasksClips() throws { try runGroup("masks-clips") }
     func testShadows() throws { try runGroup("shadows") }
@@ -149,6 +150,8 @@ struct GroupRun {
     let artifacts: URL
     let backends: [(kind: BackendKind, backend: any RenderBackend)]
     let images = FileImageProvider()
+    /// Shape, text and shadow-path rasters shared by every scene of the group.
+    let contents = ContentCache()
     let record = ProcessInfo.processInfo.environment["LAMINA_RECORD"] == "1"
     /// `LAMINA_REFTEST_DUMP=1`: every rendered frame goes to `<artifacts>/frames/`, to look at.
     let dump = ProcessInfo.processInfo.environment["LAMINA_REFTEST_DUMP"] == "1"
@@ -270,7 +273,7 @@ struct GroupRun {
         }
         let tree = PresentationTree.evaluate(scene.root, at: time)
         let plan = RenderPlanBuilder(width: scene.width, height: scene.height, scale: scene.scale,
-                                     background: scene.background).plan(for: tree)
+                                     background: scene.background, contentRasterizer: contents).plan(for: tree)
         let image = backend.render(plan, images: images)
         renders[kind, default: 0] += 1
         frames[key] = image

@@ -215,10 +215,10 @@ final class GLRendererTests: XCTestCase {
         let (r, _) = transitionScene(.fade, nil)
         let image = try render(r, width: 100, height: 60, at: 0.5)
         let p = pixel(image, 50, 30)
-        // Old red at alpha 0.5 under new blue at alpha 0.5: (0.5·0.5·255, 0, 0.5·255, 0.75·255).
-        XCTAssertEqual(Double(p[0]), 63.75, accuracy: 2)
+        // A cross-dissolve: old red · 0.5 + new blue · 0.5, still opaque (nothing below shows).
+        XCTAssertEqual(Double(p[0]), 127.5, accuracy: 2)
         XCTAssertEqual(Double(p[2]), 127.5, accuracy: 2)
-        XCTAssertEqual(Double(p[3]), 191.25, accuracy: 2)
+        XCTAssertEqual(Double(p[3]), 255, accuracy: 1)
     }
 
     /// Worked example E61: two opaque overlapping sublayers under a parent at opacity 0.5 — the

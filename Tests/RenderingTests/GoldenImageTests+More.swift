@@ -70,12 +70,15 @@ extension GoldenImageTests {
         try assertGolden("contents-png-jpeg", root)
     }
 
-    /// All twelve gravities of the 24×16 PNG in 34×30 cells (grey, masksToBounds), laid out
-    /// by meaning (y down, as on iOS):
+    /// All twelve gravities of the 24×16 PNG in 34×30 cells (grey, masksToBounds):
     ///
     ///     topLeft     top     topRight     resize
     ///     left        center  right        resizeAspect
     ///     bottomLeft  bottom  bottomRight  resizeAspectFill
+    ///
+    /// `top` is the max-y edge (§11.4), which in Lamina's y-down tree (as on iOS, for layers
+    /// that do not back views) is the bottom of the frame: the top row of cells shows its
+    /// images at the bottom, the bottom row at the top.
     func testAllTwelveContentsGravities() throws {
         let root = stage(160, 120)
         let grid: [[CALayerContentsGravity]] = [[.topLeft, .top, .topRight, .resize],

@@ -1,0 +1,40 @@
+import Foundation
+import Geometry
+import Layers
+
+/// Layer content that has to be rasterized before it can be drawn: a shape layer's path, a text
+/// layer's text, a filled `shadowPath`. Values, so equal requests can share one image.
+public enum ContentRequest: Hashable, Sendable {
+    /// A `CAShapeLayer`'s path, filled and stroked with its properties (§15.1), at `scale` pixels per point.
+    case shape(ShapeProperties, scale: CGFloat)
+    /// A `CATextLayer`'s text laid out in bounds of `size` points, at `scale` pixels per point.
+    case text(TextProperties, size: CGSize, scale: CGFloat)
+    /// A path filled opaque white with the non-zero rule (a shadow's shape), at `scale` pixels per point.
+    case filledPath(CGPath, scale: CGFloat)
+}
+
+/// A rasterized request: the image and the rectangle of the layer's space (points) it covers.
+public struct RasterizedContent: Sendable {
+    public var image: CGImage
+    public var rect: CGRect
+    public init(image: CGImage, rect: CGRect) { self.image = image; self.rect = rect }
+}
+
+/// Turns content requests into images (the "raster contents" stage between the plan and the
+/// backends). Implementations keep images of unchanged requests, returning the same `CGImage`
+/// object so backends' texture caches hit too.
+public protocol ContentRasterizer: AnyObject {
+    /// The request's image and placement; nil when there is nothing to draw.
+    func rasterize(_ request: ContentRequest) -> RasterizedContent?
+}
+
+extension ContentRequest {
+    /// Pixels per point for content drawn at `density` target pixels per point: at least the
+    /// layer's `contentsScale`, rounded up to a power of √2 so that a layer whose scale animates
+    /// is re-rasterized only when its sharpness would visibly change.
+    public static func rasterScale(contentsScale: CGFloat, density: CGFloat) -> CGFloat {
+        let wanted = max(contentsScale > 0 ? contentsScale : 1, density.isFinite ? density : 1)
+        let step = (2 * Foundation.log2(wanted)).rounded(.up) / 2
+        return min(16, Foundation.pow(2, max(step, -4)))
+    }
+}
