@@ -17,8 +17,14 @@
 //   u_target      vec2   target size in pixels
 //   u_texture     sampler2D  premultiplied contents or pass result (TEXTURED, TINTED)
 //   u_mask        sampler2D  alpha multiplies coverage (MASKED; sampled at v_uv)
+//   u_gradientColors[16]    vec4   straight-alpha stop colours (GRADIENT)
+//   u_gradientLocations[16] float  non-decreasing stop locations (GRADIENT)
+//   u_gradientCount         int    stops in use, 1…16 (GRADIENT)
+//   u_gradientType          int    0 axial, 1 radial, 2 conic (GRADIENT)
+//   u_gradientPoints        vec4   start point (xy) and end point (zw) in unit space (GRADIENT);
+//                                  v_uv is the fragment's unit-space point of the layer's bounds
 // Variants: compiled once per combination of TEXTURED (or TINTED: the texture's alpha times
-// i_color, for shadows), SHAPED and MASKED (defined right after #version), so plain quads never
+// i_color, for shadows; or GRADIENT: a CAGradientLayer's colour, §15.2), SHAPED and MASKED (defined right after #version), so plain quads never
 // pay for corner math, masks or a branch (llvmpipe shades every fragment on the CPU).
 // Output: premultiplied colour, blended source-over (ONE, ONE_MINUS_SRC_ALPHA). The depth lets
 // opaque items be drawn front to back first so hidden pixels are never shaded.
@@ -66,6 +72,48 @@ flat in vec4 v_radii;
 flat in vec3 v_params;
 uniform sampler2D u_texture;
 uniform sampler2D u_mask;
+#if defined(GRADIENT)
+uniform vec4 u_gradientColors[16];
+uniform float u_gradientLocations[16];
+uniform int u_gradientCount;
+uniform int u_gradientType;
+uniform vec4 u_gradientPoints;
+
+// The parameter t of unit-space point p: axial projection, radial ellipse or conic turn.
+float gradientParameter(vec2 p) {
+    vec2 s = u_gradientPoints.xy, d = u_gradientPoints.zw - s, q = p - s;
+    if (u_gradientType == 1) {
+        if (d.x == 0.0 || d.y == 0.0) return 1e30;
+        return length(q / d);
+    }
+    if (u_gradientType == 2) {
+        if (d.x == 0.0 && d.y == 0.0) return 0.0;
+        float turn = (atan(q.y, q.x) - atan(d.y, d.x)) / 6.2831853;
+        return turn - floor(turn);
+    }
+    float len = dot(d, d);
+    return len > 0.0 ? dot(q, d) / len : 0.0;
+}
+
+// Premultiplied colour at t: straight-alpha stops mixed linearly, padded at both ends.
+vec4 gradientColor(float t) {
+    vec4 c = u_gradientColors[u_gradientCount - 1];
+    if (t <= u_gradientLocations[0]) {
+        c = u_gradientColors[0];
+    } else {
+        for (int i = 1; i < 16; i++) {
+            if (i >= u_gradientCount) break;
+            if (t <= u_gradientLocations[i]) {
+                float span = u_gradientLocations[i] - u_gradientLocations[i - 1];
+                float f = span > 0.0 ? (t - u_gradientLocations[i - 1]) / span : 1.0;
+                c = mix(u_gradientColors[i - 1], u_gradientColors[i], f);
+                break;
+            }
+        }
+    }
+    return vec4(c.rgb * c.a, c.a);
+}
+#endif
 out vec4 fragColor;
 
 // Signed distance to a rounded rectangle (negative inside). Continuous corners are drawn as a
@@ -82,7 +130,9 @@ float roundedBoxDistance(vec2 p, vec2 halfSize, float r, float continuous) {
 }
 
 void main() {
-#if defined(TINTED)
+#if defined(GRADIENT)
+    vec4 color = gradientColor(gradientParameter(v_uv));
+#elif defined(TINTED)
     vec4 color = v_color * texture(u_texture, v_uv).a;
 #elif defined(TEXTURED)
     vec4 color = texture(u_texture, v_uv);

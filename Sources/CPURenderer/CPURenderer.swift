@@ -126,6 +126,8 @@ public final class CPURenderer: RenderBackend {
             return .texture(texture, minification: .linear, magnification: .linear)
         case .tintedPass(let id, let c, _):
             return passTextures[id].map { .tinted($0, SIMD4(c.red, c.green, c.blue, c.alpha)) }
+        case .gradient(let gradient, _):
+            return .gradient(gradient)
         case .blur:
             return nil
         }

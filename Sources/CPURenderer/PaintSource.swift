@@ -36,6 +36,14 @@ struct TintedSource: PaintSource {
     }
 }
 
+/// A `CAGradientLayer`'s colour at the pixel's unit-space point (layer.glsl's GRADIENT).
+struct GradientSource: PaintSource {
+    let gradient: GradientPaint
+    @inline(__always) func color(_ uv: SIMD2<Float>, x: Float, y: Float) -> SIMD4<Float> {
+        gradient.color(at: gradient.parameter(uv))
+    }
+}
+
 /// The level of detail λ = log2 ρ of GL's texture sampling, from the exact derivatives of the
 /// item's projective map (the GPU takes differences over 2×2 pixel quads; they agree to first order).
 struct LevelOfDetail {

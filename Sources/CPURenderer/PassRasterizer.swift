@@ -29,6 +29,8 @@ struct PassRasterizer {
             drawTextured(item, texture: texture, rows: rows, claiming: claiming)
         case .solid(let color):
             shade(item, rows: rows, claiming: claiming, SolidSource(color: color))
+        case .gradient(let gradient):
+            shade(item, rows: rows, claiming: claiming, GradientSource(gradient: gradient))
         case .tinted(let texture, let color):
             shade(item, rows: rows, claiming: claiming, TintedSource(view: texture.level0, color: color))
         case .texture(let texture, let minification, let magnification):

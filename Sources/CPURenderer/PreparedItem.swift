@@ -72,7 +72,7 @@ extension DrawItem {
     /// for solid paints, which masks are then sampled over).
     var sourceRect: CGRect {
         switch paint {
-        case .image(_, let source, _, _), .pass(_, let source), .tintedPass(_, _, let source): source
+        case .image(_, let source, _, _), .pass(_, let source), .tintedPass(_, _, let source), .gradient(_, let source): source
         case .solid, .blur: CGRect(x: 0, y: 0, width: 1, height: 1)
         }
     }
@@ -84,12 +84,13 @@ enum PreparedPaint {
     case texture(Texture, minification: CALayerContentsFilter, magnification: CALayerContentsFilter)
     /// The texture's alpha times a premultiplied colour.
     case tinted(Texture, SIMD4<Float>)
+    case gradient(GradientPaint)
 
     var isOpaque: Bool {
         switch self {
         case .solid(let c): c.w >= 1
         case .texture(let t, _, _): t.isOpaque
-        case .tinted: false
+        case .tinted, .gradient: false
         }
     }
 }

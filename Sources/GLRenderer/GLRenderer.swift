@@ -170,7 +170,7 @@ public final class GLRenderer: RenderBackend {
         case .image(let image, _, let minification, _):
             return texture(for: image, images: images, mipmapped: minification == .trilinear) != nil
                 && textures[ObjectIdentifier(image)]?.opaque == true
-        case .pass, .tintedPass, .blur: return false
+        case .pass, .tintedPass, .gradient, .blur: return false
         }
     }
 
@@ -208,6 +208,15 @@ public final class GLRenderer: RenderBackend {
             key.variant.tinted = true
             color = c
             uv = source
+        case .gradient(let gradient, let source):
+            // Gradients carry their stops in uniforms: each is drawn alone.
+            key.variant.textured = false
+            key.variant.gradient = true
+            uv = source
+            flush()
+            batchKey = key
+            use(key.variant)
+            setUniforms(gradient)
         case .blur:
             return
         }
@@ -269,6 +278,21 @@ public final class GLRenderer: RenderBackend {
         glDrawArraysInstanced(GLenum(GL_TRIANGLE_FAN), 0, GLsizei(polygon.count / 2), 1)
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), quad)
         glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 0, nil)
+    }
+
+    private func setUniforms(_ g: GradientPaint) {
+        var colors = [GLfloat](repeating: 0, count: 4 * GradientPaint.maximumStops)
+        var locations = [GLfloat](repeating: 1, count: GradientPaint.maximumStops)
+        for (i, c) in g.colors.enumerated() {
+            colors[4 * i] = c.x; colors[4 * i + 1] = c.y; colors[4 * i + 2] = c.z; colors[4 * i + 3] = c.w
+            locations[i] = g.locations[i]
+        }
+        glUniform4fv(program.gradientColors, GLsizei(GradientPaint.maximumStops), colors)
+        glUniform1fv(program.gradientLocations, GLsizei(GradientPaint.maximumStops), locations)
+        glUniform1i(program.gradientCount, GLint(g.colors.count))
+        let type: GLint = switch g.type { case .radial: 1; case .conic: 2; default: 0 }
+        glUniform1i(program.gradientType, type)
+        glUniform4f(program.gradientPoints, GLfloat(g.startPoint.x), GLfloat(g.startPoint.y), GLfloat(g.endPoint.x), GLfloat(g.endPoint.y))
     }
 
     /// Switches to a program variant (compiled on first use); the per-pass uniforms follow it.

@@ -5,21 +5,25 @@ import CEGL
 struct LayerProgram {
     /// Which optional stages a variant compiles in.
     struct Variant: Hashable {
-        var textured: Bool, tinted: Bool = false, shaped: Bool, masked: Bool
+        var textured: Bool, tinted: Bool = false, gradient: Bool = false, shaped: Bool, masked: Bool
         var defines: String {
-            (textured ? "#define TEXTURED 1\n" : "") + (tinted ? "#define TINTED 1\n" : "")
+            (textured ? "#define TEXTURED 1\n" : "") + (tinted ? "#define TINTED 1\n" : "") + (gradient ? "#define GRADIENT 1\n" : "")
                 + (shaped ? "#define SHAPED 1\n" : "") + (masked ? "#define MASKED 1\n" : "")
         }
     }
 
     let program: GLuint
     let target, texture, mask: GLint
+    let gradientColors, gradientLocations, gradientCount, gradientType, gradientPoints: GLint
 
     init(_ variant: Variant) throws(GLContextError) {
         let linked = try Self.build(EmbeddedShaders.layer, name: "layer.glsl", defines: variant.defines)
         program = linked
         let location = { (name: String) -> GLint in glGetUniformLocation(linked, name) }
         target = location("u_target"); texture = location("u_texture"); mask = location("u_mask")
+        gradientColors = location("u_gradientColors"); gradientLocations = location("u_gradientLocations")
+        gradientCount = location("u_gradientCount"); gradientType = location("u_gradientType")
+        gradientPoints = location("u_gradientPoints")
     }
 
     private static func insertingAfterVersion(_ defines: String, _ text: String) -> String {

@@ -29,6 +29,8 @@ extension DrawItem: CustomStringConvertible {
         case .image(let image, let source, let minification, let magnification):
             parts.append("image \(image.width)x\(image.height) uv \(Self.format(source)) filter \(minification.rawValue)/\(magnification.rawValue)")
         case .pass(let id, let source): parts.append("pass \(id) uv \(Self.format(source))")
+        case .gradient(let g, let source):
+            parts.append("\(g.type.rawValue) gradient \(g.colors.count) stops (\(Self.format(g.startPoint.x)),\(Self.format(g.startPoint.y)))→(\(Self.format(g.endPoint.x)),\(Self.format(g.endPoint.y))) uv \(Self.format(source))")
         case .tintedPass(let id, let color, let source): parts.append("alpha of pass \(id) uv \(Self.format(source)) tinted \(color)")
         case .blur(let id, let sigma, let horizontal): parts.append("blur pass \(id) \(horizontal ? "horizontally" : "vertically") sigma \(Self.format(sigma))")
         }

@@ -38,6 +38,9 @@ public enum Paint: Sendable, Equatable {
     case pass(Int, source: CGRect)
     /// An earlier pass's alpha times a colour (a shadow).
     case tintedPass(Int, color: PremultipliedColor, source: CGRect)
+    /// A `CAGradientLayer`'s gradient; `source` is the unit-space part of the layer's bounds the
+    /// item's rectangle covers.
+    case gradient(GradientPaint, source: CGRect)
     /// One axis of a Gaussian blur of an earlier pass over the whole target; `sigma` in pixels.
     case blur(Int, sigma: CGFloat, horizontal: Bool)
 }
@@ -143,6 +146,7 @@ extension DrawItem {
             item.paint = .image(image, source: grow(source), minification: minification, magnification: magnification)
         case .pass(let id, let source): item.paint = .pass(id, source: grow(source))
         case .tintedPass(let id, let color, let source): item.paint = .tintedPass(id, color: color, source: grow(source))
+        case .gradient(let gradient, let source): item.paint = .gradient(gradient, source: grow(source))
         case .solid, .blur: break
         }
         item.antialiasEdges = false

@@ -110,6 +110,13 @@ public struct RenderPlanBuilder {
                                              paint: .solid(PremultipliedColor(background)), opacity: opacity,
                                              shape: shape.isRounded ? shape : nil, antialiasEdges: p.allowsEdgeAntialiasing)))
             }
+            if case .gradient(let g) = p.content, let gradient = GradientPaint(g) {
+                // The gradient fills the layer's shape, rounded corners included (§15.2).
+                items.append(tagged(DrawItem(layer: path, role: "gradient", transform: toTarget, rect: p.bounds,
+                                             paint: .gradient(gradient, source: CGRect(x: 0, y: 0, width: 1, height: 1)),
+                                             opacity: opacity, shape: shape.isRounded ? shape : nil,
+                                             antialiasEdges: p.allowsEdgeAntialiasing)))
+            }
             if !isTransformLayer, let image = p.contents.image {
                 appendContents(image, of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
             }
