@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(name: "AnimationTests", dependencies: ["Animation"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "Presentation", "SceneFormat"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "GLRenderer", "SceneFormat", "ImageIO", "Snapshot"],
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "GLRenderer", "CPURenderer", "SceneFormat", "ImageIO", "Snapshot"],
                     exclude: ["Goldens"]),
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "Rendering"], exclude: ["Fixtures"]),
         .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "Lamina"], exclude: ["Malformed", "FuzzRegressions"]),

@@ -6,12 +6,16 @@ import Rendering
 import Animation
 import Timing
 import GLRenderer
+import CPURenderer
 import ImageIO
 
-/// Pixel tests of the GL backend on llvmpipe (or a GPU), checked against analytic geometry.
+/// Pixel tests of the GL backend on llvmpipe (or a GPU), checked against analytic geometry; every
+/// frame is drawn by the CPU reference renderer too, which must agree with it (PSNR ≥ 40 dB and
+/// 99.5 % of pixels within 2/255, the reftests' cross-backend rule).
 final class GLRendererTests: XCTestCase {
     // One context for the suite; XCTest runs these tests serially on one thread.
     nonisolated(unsafe) private static var renderer: GLRenderer?
+    nonisolated(unsafe) private static let reference = CPURenderer()
 
     private func renderer() throws -> GLRenderer {
         if let r = Self.renderer { return r }
@@ -26,10 +30,15 @@ final class GLRendererTests: XCTestCase {
     }
 
     private func render(_ root: CALayer, width: Int, height: Int, at time: Double = 0,
-                        background: CGColor? = nil) throws -> Image {
+                        background: CGColor? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Image {
         let tree = PresentationTree.evaluate(root, at: time)
         let plan = RenderPlanBuilder(width: width, height: height, background: background).plan(for: tree)
-        return try XCTUnwrap(try renderer().render(plan, images: FileImageProvider()))
+        let gpu = try XCTUnwrap(try renderer().render(plan, images: FileImageProvider()), file: file, line: line)
+        let cpu = try XCTUnwrap(Self.reference.render(plan, images: FileImageProvider()), file: file, line: line)
+        let difference = try XCTUnwrap(ImageComparison.compare(gpu, cpu, tolerance: 2), file: file, line: line)
+        XCTAssertGreaterThanOrEqual(difference.psnr, 40, "GPU vs CPU", file: file, line: line)
+        XCTAssertLessThanOrEqual(difference.pixelsOverTolerance, difference.pixelCount / 200, "GPU vs CPU", file: file, line: line)
+        return gpu
     }
 
     private func root(_ width: CGFloat, _ height: CGFloat) -> CALayer {

@@ -1,0 +1,75 @@
+import XCTest
+import Geometry
+import Layers
+import Presentation
+import Rendering
+import CPURenderer
+import ImageIO
+
+/// The CPU reference renderer's own promises: deterministic output at any thread count.
+final class CPURendererTests: XCTestCase {
+    /// A frame exercising every path of the renderer: perspective textures (bilinear, trilinear),
+    /// rounded corners and borders, a mask, group opacity, a blurred shadow, a gradient.
+    private func plan() -> RenderPlan {
+        let root = CALayer()
+        root.bounds = CGRect(x: 0, y: 0, width: 160, height: 120)
+        root.position = CGPoint(x: 80, y: 60)
+        var perspective = CATransform3DIdentity
+        perspective.m34 = -1 / 300
+        root.sublayerTransform = perspective
+        var stripes = [UInt8]()
+        for y in 0..<64 { for x in 0..<64 { stripes += (x / 3 + y / 5) % 2 == 0 ? [250, 240, 30, 255] : [20, 40, 200, 255] } }
+        let image = CGImage(width: 64, height: 64, premultipliedRGBA: stripes)!
+        for i in 0..<4 {
+            let card = CALayer()
+            card.frame = CGRect(x: 8 + CGFloat(i) * 38, y: 10, width: 34, height: 44)
+            card.contents = image
+            card.minificationFilter = i % 2 == 0 ? .trilinear : .linear
+            card.transform = CATransform3DMakeRotation(0.5 - 0.3 * CGFloat(i), 0, 1, 0)
+            card.cornerRadius = 6
+            card.masksToBounds = i == 3
+            card.borderWidth = 2
+            card.borderColor = CGColor(gray: 1, alpha: 0.8)
+            root.addSublayer(card)
+        }
+        let shadowed = CALayer()
+        shadowed.frame = CGRect(x: 12, y: 64, width: 60, height: 40)
+        shadowed.backgroundColor = CGColor(red: 0.9, green: 0.3, blue: 0.3, alpha: 1)
+        shadowed.shadowOpacity = 0.8
+        shadowed.shadowRadius = 5
+        shadowed.opacity = 0.7
+        let child = CALayer()
+        child.frame = CGRect(x: 20, y: 10, width: 50, height: 20)
+        child.backgroundColor = CGColor(red: 0.2, green: 0.8, blue: 0.3, alpha: 1)
+        shadowed.addSublayer(child)
+        let mask = CALayer()
+        mask.frame = CGRect(x: 0, y: 0, width: 60, height: 40)
+        mask.cornerRadius = 20
+        mask.backgroundColor = CGColor(gray: 0, alpha: 1)
+        shadowed.mask = mask
+        root.addSublayer(shadowed)
+        let gradient = CAGradientLayer()
+        gradient.frame = CGRect(x: 90, y: 64, width: 60, height: 44)
+        gradient.colors = [CGColor(red: 1, green: 0, blue: 0, alpha: 1), CGColor(red: 0, green: 0, blue: 1, alpha: 0.5)]
+        gradient.type = .radial
+        gradient.startPoint = CGPoint(x: 0.5, y: 0.5)
+        gradient.endPoint = CGPoint(x: 1, y: 1)
+        root.addSublayer(gradient)
+        return RenderPlanBuilder(width: 160, height: 120, background: CGColor(gray: 0.1, alpha: 1))
+            .plan(for: PresentationTree.evaluate(root, at: 0))
+    }
+
+    func testFramesAreByteIdenticalAcrossRunsAndThreadCounts() throws {
+        let plan = plan()
+        XCTAssertGreaterThan(plan.passes.count, 4, "the scene should need offscreen passes")
+        let reference = try XCTUnwrap(CPURenderer(threads: 1).render(plan, images: FileImageProvider()))
+        XCTAssertGreaterThan(Set(reference.pixels).count, 100, "a frame with real content")
+        for threads in [1, 2, 3, 8] {
+            let renderer = CPURenderer(threads: threads)
+            for run in 0..<2 {
+                let frame = try XCTUnwrap(renderer.render(plan, images: FileImageProvider()))
+                XCTAssertEqual(frame.pixels, reference.pixels, "\(threads) threads, run \(run)")
+            }
+        }
+    }
+}
