@@ -17,7 +17,10 @@ public final class CPURenderer: RenderBackend {
     /// Rows of each pass are split over this many threads.
     public let threads: Int
     public private(set) var lastTimings: (composite: Double, readback: Double) = (0, 0)
-    private var contents: [ObjectIdentifier: (image: CGImage, texture: Texture?)] = [:]
+    private var contents: [ObjectIdentifier: (image: CGImage, texture: Texture?, lastUse: Int)] = [:]
+    /// Frames rendered; contents unused for 30 frames are dropped, so content rasterized anew
+    /// every frame (an animated path) cannot pile up.
+    private var frameNumber = 0
 
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.threads = max(1, threads)
@@ -52,6 +55,8 @@ public final class CPURenderer: RenderBackend {
                 passTextures[pass.id] = Texture(Image(width: pass.width, height: pass.height, pixels: pixels)!)
             }
         }
+        frameNumber += 1
+        if frameNumber % 8 == 0 { contents = contents.filter { frameNumber - $0.value.lastUse <= 30 } }
         lastTimings = (CACurrentMediaTime() - start, 0)
         return Image(width: plan.width, height: plan.height, pixels: frame)
     }
@@ -135,9 +140,12 @@ public final class CPURenderer: RenderBackend {
 
     private func texture(for image: CGImage, images: ImageProvider) -> Texture? {
         let key = ObjectIdentifier(image)
-        if let entry = contents[key] { return entry.texture }
+        if let entry = contents[key] {
+            contents[key]?.lastUse = frameNumber
+            return entry.texture
+        }
         let texture = images.pixels(for: image).map(Texture.init)
-        contents[key] = (image, texture)
+        contents[key] = (image, texture, frameNumber)
         return texture
     }
 }

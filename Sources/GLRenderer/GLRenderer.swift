@@ -37,6 +37,11 @@ public final class GLRenderer: RenderBackend {
         var magFilter: GLint
     }
     private var textures: [ObjectIdentifier: (texture: GLuint, image: CGImage, mipmapped: Bool, opaque: Bool)] = [:]
+    /// The frame each texture was last drawn in: textures unused for `textureLifetime` frames are
+    /// deleted, so content rasterized anew every frame (an animated path) cannot pile up.
+    private var textureUse: [ObjectIdentifier: Int] = [:]
+    private var frameNumber = 0
+    private static let textureLifetime = 30
     private var targets: [Target] = []
     private var readback: [UInt8] = []
 
@@ -125,6 +130,7 @@ public final class GLRenderer: RenderBackend {
             checkErrors("pass \(pass.id) (\(pass.purpose))")
         }
         glFinish()
+        evictUnusedTextures()
         let drawn = CACurrentMediaTime()
         let frame = readFrame(width: plan.width, height: plan.height)
         lastTimings = (drawn - start, CACurrentMediaTime() - drawn)
@@ -334,9 +340,19 @@ public final class GLRenderer: RenderBackend {
     }
 
 
-    /// The texture of a contents image, uploaded on first use and kept while the renderer lives.
+    private func evictUnusedTextures() {
+        frameNumber += 1
+        guard frameNumber % 8 == 0 else { return }
+        for (key, lastUse) in textureUse where frameNumber - lastUse > Self.textureLifetime {
+            if var texture = textures.removeValue(forKey: key)?.texture { glDeleteTextures(1, &texture) }
+            textureUse.removeValue(forKey: key)
+        }
+    }
+
+    /// The texture of a contents image, uploaded on first use and kept while it is drawn.
     private func texture(for image: CGImage, images: ImageProvider, mipmapped: Bool) -> GLuint? {
         let key = ObjectIdentifier(image)
+        textureUse[key] = frameNumber
         if let entry = textures[key] {
             if mipmapped, !entry.mipmapped {
                 glBindTexture(GLenum(GL_TEXTURE_2D), entry.texture)

@@ -26,7 +26,8 @@ enum BenchScenes {
         [textured(10, translucent: false, width, height), textured(10, translucent: true, width, height),
          textured(100, translucent: false, width, height), textured(100, translucent: true, width, height),
          textured(1000, translucent: false, width, height), textured(1000, translucent: true, width, height),
-         rounded(100, plain: true, width, height), rounded(100, plain: false, width, height), nestedMasks(30, width, height)]
+         rounded(100, plain: true, width, height), rounded(100, plain: false, width, height), nestedMasks(30, width, height),
+         content(animated: true, width, height), content(animated: false, width, height)]
     }
 
     static func stage(_ width: Int, _ height: Int) -> CALayer {
@@ -106,4 +107,82 @@ enum BenchScenes {
         }
         return Scene(name: "\(count) × 3 nested masks", root: root, floorLayers: nil)
     }
+
+    /// Titles, charts and particles: 20 lines of text, 50 stroked and filled paths, a
+    /// full-frame gradient and an emitter keeping ~500 particles alive. Animated: the paths draw
+    /// themselves (`strokeEnd`) and the gradient turns; static: the same content with nothing
+    /// changing, so only the first frame rasterizes.
+    static func content(animated: Bool, _ width: Int, _ height: Int) -> Scene {
+        let root = stage(width, height)
+        root.sublayerTransform = CATransform3DIdentity
+        let background = CAGradientLayer()
+        background.frame = root.bounds
+        background.colors = [CGColor(red: 0.1, green: 0.1, blue: 0.3, alpha: 1), CGColor(red: 0.5, green: 0.1, blue: 0.4, alpha: 1),
+                             CGColor(red: 0.9, green: 0.5, blue: 0.2, alpha: 1)]
+        background.startPoint = CGPoint(x: 0, y: 0)
+        background.endPoint = CGPoint(x: 1, y: 1)
+        root.addSublayer(background)
+        for i in 0..<20 {
+            let line = CATextLayer()
+            line.frame = CGRect(x: 40, y: 20 + Double(i) * Double(height - 40) / 20, width: Double(width) / 2, height: 30)
+            line.string = "Line \(i + 1): the quick brown fox jumps over the lazy dog"
+            line.font = "DejaVu Sans"
+            line.fontSize = 18
+            line.contentsScale = 1
+            root.addSublayer(line)
+        }
+        for i in 0..<50 {
+            let shape = CAShapeLayer()
+            let x = Double(width) * 0.55 + Double(i % 10) * Double(width) * 0.042, y = 60 + Double(i / 10) * Double(height - 120) / 5
+            shape.frame = CGRect(x: x, y: y, width: 44, height: 44)
+            shape.path = i % 2 == 0 ? CGPath(ellipseIn: CGRect(x: 4, y: 4, width: 36, height: 36), transform: nil)
+                : CGPath(roundedRect: CGRect(x: 4, y: 4, width: 36, height: 36), cornerWidth: 8, cornerHeight: 8, transform: nil)
+            shape.fillColor = CGColor(red: 0.2, green: 0.6 + 0.008 * Double(i), blue: 0.9, alpha: 0.6)
+            shape.strokeColor = CGColor(gray: 1, alpha: 1)
+            shape.lineWidth = 4
+            if animated {
+                let draw = CABasicAnimation(keyPath: "strokeEnd")
+                draw.fromValue = 0
+                draw.toValue = 1
+                draw.duration = 2 + Double(i % 5) * 0.2
+                draw.repeatCount = .infinity
+                shape.add(draw, forKey: "draw", atMediaTime: 0)
+            }
+            root.addSublayer(shape)
+        }
+        if animated {
+            let turn = CABasicAnimation(keyPath: "startPoint")
+            turn.fromValue = CGPoint(x: 0, y: 0)
+            turn.toValue = CGPoint(x: 1, y: 0)
+            turn.duration = 4
+            turn.autoreverses = true
+            turn.repeatCount = .infinity
+            background.add(turn, forKey: "turn", atMediaTime: 0)
+        }
+        let confetti = CAEmitterLayer()
+        confetti.frame = root.bounds
+        confetti.emitterPosition = CGPoint(x: Double(width) / 2, y: -10)
+        confetti.emitterSize = CGSize(width: width, height: 1)
+        confetti.emitterShape = .line
+        let cell = CAEmitterCell()
+        cell.contents = particle
+        cell.birthRate = 100
+        cell.lifetime = 5
+        cell.velocity = 120
+        cell.velocityRange = 40
+        cell.emissionLongitude = .pi / 2
+        cell.emissionRange = 0.5
+        cell.spin = 2
+        cell.spinRange = 2
+        cell.yAcceleration = 30
+        confetti.emitterCells = [cell]
+        root.addSublayer(confetti)
+        return Scene(name: animated ? "content, animated" : "content, static", root: root, floorLayers: nil)
+    }
+
+    /// A 6×10 confetti piece.
+    static let particle: CGImage = {
+        let pixels = [UInt8]((0..<60).flatMap { _ -> [UInt8] in [240, 200, 40, 255] })
+        return CGImage(width: 6, height: 10, premultipliedRGBA: pixels)!
+    }()
 }
