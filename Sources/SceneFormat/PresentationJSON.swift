@@ -134,6 +134,9 @@ public struct PresentationJSON {
         case .plain, .transformLayer, .video:
             break
         }
+        // Replicator copies and particles (absent on ordinary layers, so their output is unchanged).
+        if layer.replicaInstance > 0 { add("replicaInstance", String(layer.replicaInstance)) }
+        if let tint = layer.tint { add("tint", Self.numbers([Double(tint.x), Double(tint.y), Double(tint.z), Double(tint.w)])) }
         if let transition = p.transition {
             add("transition", "{\"type\": \(Self.string(transition.type.rawValue)), \"subtype\": \(transition.subtype.map { Self.string($0.rawValue) } ?? "null"), \"progress\": \(Self.number(transition.progress))}")
         }
