@@ -136,7 +136,10 @@ public struct PresentationJSON {
         }
         // Replicator copies and particles (absent on ordinary layers, so their output is unchanged).
         if layer.replicaInstance > 0 { add("replicaInstance", String(layer.replicaInstance)) }
-        if let tint = layer.tint { add("tint", Self.numbers([Double(tint.x), Double(tint.y), Double(tint.z), Double(tint.w)])) }
+        if let tint = layer.tint {
+            // Through the Float's shortest form, so 0.7 prints as 0.7 rather than 0.699999988079.
+            add("tint", Self.numbers([tint.x, tint.y, tint.z, tint.w].map { Double("\($0)") ?? Double($0) }))
+        }
         if let transition = p.transition {
             add("transition", "{\"type\": \(Self.string(transition.type.rawValue)), \"subtype\": \(transition.subtype.map { Self.string($0.rawValue) } ?? "null"), \"progress\": \(Self.number(transition.progress))}")
         }
