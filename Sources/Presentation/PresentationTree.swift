@@ -140,6 +140,8 @@ public struct PresentationTree: Sendable {
         var tint: SIMD4<Float>?
         var replicaKey: UInt64 = 0
         var replicaInstance = 0
+        /// Inside a replicator copy that runs behind its replicator's time.
+        var isDelayedCopy = false
 
         init(time: Double) { localTime = time }
     }
@@ -149,7 +151,13 @@ public struct PresentationTree: Sendable {
 
         mutating func visit(_ layer: CALayer, parent: Int?, siblingIndex: Int, depth: Int, isMask: Bool,
                             parentFrame: ParentFrame) {
-            let localTime = layer.localTime(fromParentTime: parentFrame.localTime)
+            var localTime = layer.localTime(fromParentTime: parentFrame.localTime)
+            if parentFrame.isDelayedCopy, parentFrame.localTime < layer.beginTime {
+                // A delayed replicator copy runs before its start: its animations must see the
+                // negative time (so a fill-removed animation shows the model value, §15.4 C08),
+                // not the 0 a layer's time reads before its beginTime.
+                localTime = (parentFrame.localTime - layer.beginTime) * Double(layer.speed) + layer.timeOffset
+            }
             let values = layer.presentationProperties(atLocalTime: localTime)
             var placement = values.transformToSuperlayer
             let toRoot: CATransform3D
@@ -176,6 +184,7 @@ public struct PresentationTree: Sendable {
             frame.tint = tint
             frame.replicaKey = parentFrame.replicaKey
             frame.replicaInstance = parentFrame.replicaInstance
+            frame.isDelayedCopy = parentFrame.isDelayedCopy
             let preservesDepth: Bool = switch values.content {
             case .plain: false
             case .transformLayer: true

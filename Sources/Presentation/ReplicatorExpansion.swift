@@ -80,6 +80,7 @@ extension PresentationTree.Builder {
                 let move = replicator.aboutCenter(power)
                 copy.sublayerMatrix = frame.sublayerMatrix.map { move.concatenating($0) } ?? move
                 copy.localTime = frame.localTime - Double(k) * replicator.delay
+                copy.isDelayedCopy = frame.isDelayedCopy || replicator.delay != 0
                 copy.replicaKey = ReplicatorExpansion.replicaKey(parent: frame.replicaKey, depth: depth, instance: k)
             }
             copy.replicaInstance = k

@@ -104,6 +104,10 @@ final class ReplicatorExpansionTests: XCTestCase {
         for (value, expected) in zip(opacities(0.05), [Float(0.95), 1, 1]) { XCTAssertEqual(value, expected, accuracy: 1e-6) }
         let tree = PresentationTree.evaluate(root, at: 0.5)
         XCTAssertEqual(tree.layers[1].sublayersInDrawingOrder.map { tree.layers[$0].localTime }, [0.5, 0.4, 0.3])
+        // Before a copy's animation starts it shows the model value, not the animation's first one.
+        dots[0].opacity = 0.2
+        for (value, expected) in zip(opacities(0.05), [Float(0.95), 0.2, 0.2]) { XCTAssertEqual(value, expected, accuracy: 1e-6) }
+        XCTAssertEqual(PresentationTree.evaluate(root, at: 0.05).layers[3].localTime, 0.05 - 0.1, accuracy: 1e-12)
     }
 
     func testAnimatedPositionDiffersPerCopyByTheDelayedValue() {
