@@ -54,7 +54,7 @@ public enum ParticleSystem {
     /// are constant, which allows the exact schedule `b_k = start + k/B`.
     public static func particles(of emitter: EmitterProperties, at time: Double,
                                  sample: ((Double) -> EmitterProperties)? = nil) -> [[Particle]] {
-        guard let cells = emitter.emitterCells, !cells.isEmpty, time >= 0 else { return [] }
+        guard let cells = emitter.emitterCells, !cells.isEmpty, time >= 0, time.isFinite else { return [] }
         var budget = Budget()
         var perCell: [[Particle]]
         if let sample {

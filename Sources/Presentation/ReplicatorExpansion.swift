@@ -12,12 +12,14 @@ public struct ReplicatorExpansion: Sendable {
 
     /// Copies to present, 0 when `instanceCount ≤ 0`.
     public let count: Int
+    /// Seconds each copy lags behind the previous one (`instanceDelay`).
     public let delay: Double
     private let instanceTransform: CATransform3D
     private let center: (x: CGFloat, y: CGFloat)
     private let base: SIMD4<Float>
     private let step: SIMD4<Float>
 
+    /// The expansion of a replicator with properties `r` and bounds `bounds` (for the pivot).
     public init(_ r: ReplicatorProperties, bounds: CGRect) {
         count = max(0, min(r.instanceCount, Self.maximumInstanceCount))
         delay = r.instanceDelay
