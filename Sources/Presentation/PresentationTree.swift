@@ -39,6 +39,33 @@ public struct PresentedLayer: Sendable {
     public var layerID: ObjectIdentifier
     /// While a `CATransition` runs: the layer's old state, evaluated (its root is this layer's copy).
     public var transitionFrom: PresentedSubtree?
+    /// Straight RGBA multiplier of every colour the layer draws (background, contents, border,
+    /// shape and text colours, shadow), alpha included; nil for none. Set on the copies of a
+    /// `CAReplicatorLayer` (`instanceColor` and offsets, nested replicators multiplied) and on
+    /// particles (their RGB colour). Not inherited by renderers: every layer carries its own.
+    public var tint: SIMD4<Float>? = nil
+    /// Which copy of its innermost enclosing `CAReplicatorLayer` this layer belongs to: 0 for
+    /// originals (copy 0), k for layers presented in copy k.
+    public var replicaInstance: Int = 0
+    /// Distinguishes the presented copies of one model layer: 0 for layers outside every
+    /// replicator copy k > 0, else a stable hash of the chain of copy indices. Caches keyed by
+    /// model layer should key by `(layerID, replicaKey)` (and `particle` for particles).
+    public var replicaKey: UInt64 = 0
+    /// For a particle of a `CAEmitterLayer`: its cell and birth number. `layerID` is the emitter's.
+    public var particle: PresentedParticle? = nil
+    /// True when the layer's sublayers share its 3D rendering context instead of being
+    /// flattened into its plane: a `CATransformLayer`, or a replicator or emitter with
+    /// `preservesDepth`. (Children's `renderingContext` and `transformToRoot` already reflect it.)
+    public var preservesDepth: Bool = false
+}
+
+/// Identity of a presented particle.
+public struct PresentedParticle: Sendable, Equatable, Hashable {
+    /// Index of the cell in the emitter's `emitterCells`.
+    public var cell: Int
+    /// Birth number within the cell.
+    public var index: Int
+    public init(cell: Int, index: Int) { self.cell = cell; self.index = index }
 }
 
 /// A presentation tree held by reference, so a layer can carry one (a transition's old state).
@@ -54,13 +81,24 @@ public struct PresentationTree: Sendable {
     public var layers: [PresentedLayer]
 
     /// Names from the root joined by `/`; an unnamed layer appears as `#i` (its index among its
-    /// siblings), an unnamed mask as `#mask`.
+    /// siblings), an unnamed mask as `#mask`. Copy k > 0 of a replicator's sublayer gets `~k`
+    /// (`spinner/dot~3`); a particle appears as its cell's name (or `#cell<c>`) and `@` its birth
+    /// number (`confetti/red@12`).
     public func path(of index: Int) -> String {
         var components: [String] = []
         var current: Int? = index
         while let i = current {
             let layer = layers[i]
-            let name = layer.properties.name ?? (layer.isMask ? "#mask" : "#\(layer.siblingIndex)")
+            var name: String
+            if let particle = layer.particle {
+                name = (layer.properties.name ?? "#cell\(particle.cell)") + "@\(particle.index)"
+            } else {
+                name = layer.properties.name ?? (layer.isMask ? "#mask" : "#\(layer.siblingIndex)")
+                if layer.replicaInstance > 0, !layer.isMask, let parent = layer.parent,
+                   case .replicator = layers[parent].properties.content {
+                    name += "~\(layer.replicaInstance)"
+                }
+            }
             components.append(name)
             current = layer.parent
         }
@@ -85,7 +123,7 @@ public struct PresentationTree: Sendable {
 
     /// What a child needs from its parent, computed once per parent (copying a whole
     /// `PresentedLayer` per child would cost more than the child itself).
-    private struct ParentFrame {
+    struct ParentFrame {
         var index: Int?
         var localTime: Double
         var hidden = false
@@ -98,16 +136,28 @@ public struct PresentationTree: Sendable {
         var flattenedToRoot = CATransform3D.identity
         /// The rendering context children are drawn into.
         var childContext: Int?
+        /// Colour multiplier, replica key and copy index the children inherit (replicator copies).
+        var tint: SIMD4<Float>?
+        var replicaKey: UInt64 = 0
+        var replicaInstance = 0
+        /// Inside a replicator copy that runs behind its replicator's time.
+        var isDelayedCopy = false
 
         init(time: Double) { localTime = time }
     }
 
-    private struct Builder {
+    struct Builder {
         var layers: [PresentedLayer] = []
 
         mutating func visit(_ layer: CALayer, parent: Int?, siblingIndex: Int, depth: Int, isMask: Bool,
                             parentFrame: ParentFrame) {
-            let localTime = layer.localTime(fromParentTime: parentFrame.localTime)
+            var localTime = layer.localTime(fromParentTime: parentFrame.localTime)
+            if parentFrame.isDelayedCopy, parentFrame.localTime < layer.beginTime {
+                // A delayed replicator copy runs before its start: its animations must see the
+                // negative time (so a fill-removed animation shows the model value, §15.4 C08),
+                // not the 0 a layer's time reads before its beginTime.
+                localTime = (parentFrame.localTime - layer.beginTime) * Double(layer.speed) + layer.timeOffset
+            }
             let values = layer.presentationProperties(atLocalTime: localTime)
             var placement = values.transformToSuperlayer
             let toRoot: CATransform3D
@@ -121,6 +171,8 @@ public struct PresentationTree: Sendable {
             }
             let hidden = parentFrame.hidden || values.isHidden
             let index = layers.count
+            // A mask contributes only alpha to its owner, which is tinted already.
+            let tint = isMask ? nil : parentFrame.tint
 
             // What this layer's children need, before `values` moves into the array.
             var frame = ParentFrame(time: localTime)
@@ -129,9 +181,19 @@ public struct PresentationTree: Sendable {
             frame.sublayerMatrix = values.transformForSublayers
             let flattened = toRoot.flattened
             frame.flattenedToRoot = flattened
-            let isTransformLayer = values.content == .transformLayer
-            frame.planeToRoot = isTransformLayer ? toRoot : flattened
-            frame.childContext = isTransformLayer ? (isMask ? parent : parentFrame.childContext) : index
+            frame.tint = tint
+            frame.replicaKey = parentFrame.replicaKey
+            frame.replicaInstance = parentFrame.replicaInstance
+            frame.isDelayedCopy = parentFrame.isDelayedCopy
+            let preservesDepth: Bool = switch values.content {
+            case .plain: false
+            case .transformLayer: true
+            case .replicator(let r): r.preservesDepth
+            case .emitter(let e): e.preservesDepth
+            default: false
+            }
+            frame.planeToRoot = preservesDepth ? toRoot : flattened
+            frame.childContext = preservesDepth ? (isMask ? parent : parentFrame.childContext) : index
             let typeName = values.content.typeName
 
             layers.append(PresentedLayer(
@@ -140,27 +202,47 @@ public struct PresentationTree: Sendable {
                 renderingContext: isMask ? parent : parentFrame.childContext, mask: nil, isMask: isMask,
                 sublayersInDrawingOrder: [], isEffectivelyHidden: hidden, layerID: ObjectIdentifier(layer),
                 transitionFrom: values.transition == nil ? nil
-                    : layer.transitionSnapshot(atLocalTime: localTime).map { PresentedSubtree(PresentationTree.evaluate($0, at: 0)) }))
+                    : layer.transitionSnapshot(atLocalTime: localTime).map { PresentedSubtree(PresentationTree.evaluate($0, at: 0)) },
+                tint: tint, replicaInstance: parentFrame.replicaInstance, replicaKey: parentFrame.replicaKey,
+                preservesDepth: preservesDepth))
             if let mask = layer.mask {
                 layers[index].mask = layers.count
                 visit(mask, parent: index, siblingIndex: 0, depth: depth + 1, isMask: true, parentFrame: frame)
             }
-            guard let sublayers = layer.sublayers else { return }
             var children: [Int] = []
-            children.reserveCapacity(sublayers.count)
+            if let sublayers = layer.sublayers, !sublayers.isEmpty {
+                if case .replicator(let r) = values.content {
+                    appendReplicas(sublayers, of: index, depth: depth, replicator: ReplicatorExpansion(r, bounds: values.bounds),
+                                   frame: frame, into: &children)
+                } else {
+                    appendSublayers(sublayers, of: index, depth: depth, frame: frame, into: &children)
+                }
+            }
+            if case .emitter(let e) = values.content, !hidden, e.emitterCells != nil {
+                appendParticles(of: layer, emitter: e, at: localTime, index: index, depth: depth, frame: frame, into: &children)
+            }
+            layers[index].sublayersInDrawingOrder = children
+        }
+
+        /// Visits `sublayers` under `frame` and appends them to `children` in drawing order
+        /// (stably sorted by zPosition among themselves).
+        mutating func appendSublayers(_ sublayers: [CALayer], of index: Int, depth: Int, frame: ParentFrame,
+                                      into children: inout [Int]) {
+            let first = children.count
+            children.reserveCapacity(first + sublayers.count)
             var needsSort = false
             for (i, sublayer) in sublayers.enumerated() {
                 children.append(layers.count)
                 visit(sublayer, parent: index, siblingIndex: i, depth: depth + 1, isMask: false, parentFrame: frame)
-                needsSort = needsSort || layers[children[i]].properties.zPosition != 0
+                needsSort = needsSort || layers[children[first + i]].properties.zPosition != 0
             }
             if needsSort {
                 // Stable by zPosition: equal depths keep array order.
-                children = children.enumerated()
+                let sorted = children[first...].enumerated()
                     .sorted { (layers[$0.element].properties.zPosition, $0.offset) < (layers[$1.element].properties.zPosition, $1.offset) }
                     .map(\.element)
+                children.replaceSubrange(first..., with: sorted)
             }
-            layers[index].sublayersInDrawingOrder = children
         }
     }
 }

@@ -134,6 +134,12 @@ public struct PresentationJSON {
         case .plain, .transformLayer, .video:
             break
         }
+        // Replicator copies and particles (absent on ordinary layers, so their output is unchanged).
+        if layer.replicaInstance > 0 { add("replicaInstance", String(layer.replicaInstance)) }
+        if let tint = layer.tint {
+            // Through the Float's shortest form, so 0.7 prints as 0.7 rather than 0.699999988079.
+            add("tint", Self.numbers([tint.x, tint.y, tint.z, tint.w].map { Double("\($0)") ?? Double($0) }))
+        }
         if let transition = p.transition {
             add("transition", "{\"type\": \(Self.string(transition.type.rawValue)), \"subtype\": \(transition.subtype.map { Self.string($0.rawValue) } ?? "null"), \"progress\": \(Self.number(transition.progress))}")
         }
