@@ -7,7 +7,8 @@
 //                        fed as GL columns, so GLSL's column-vector product computes p · M
 //   i_rect        vec4   the item's rectangle (x, y, w, h) in item space
 //   i_uv          vec4   normalised source rectangle (u, v, du, dv) of the texture or pass
-//   i_color       vec4   premultiplied solid colour, or the tint of TINTED
+//   i_color       vec4   premultiplied solid colour; the colour of TINTED; for TEXTURED a
+//                        premultiplied multiplier (white, or a replicator instance's colour)
 //   i_shape       vec4   coverage rounded rectangle (x, y, w, h) in item space (SHAPED)
 //   i_radii       vec4   corner radii: minX-minY, maxX-minY, maxX-maxY, minX-maxY (SHAPED)
 //   i_params      vec4   x opacity, y border width (> 0: only a ring inside the shape),
@@ -135,7 +136,7 @@ void main() {
 #elif defined(TINTED)
     vec4 color = v_color * texture(u_texture, v_uv).a;
 #elif defined(TEXTURED)
-    vec4 color = texture(u_texture, v_uv);
+    vec4 color = texture(u_texture, v_uv) * v_color;
 #else
     vec4 color = v_color;
 #endif

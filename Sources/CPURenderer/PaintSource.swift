@@ -36,6 +36,15 @@ struct TintedSource: PaintSource {
     }
 }
 
+/// Another source's colour times a premultiplied multiplier (a replicator instance's colour).
+struct TintMultiplied<Source: PaintSource>: PaintSource {
+    let source: Source
+    let tint: SIMD4<Float>
+    @inline(__always) func color(_ uv: SIMD2<Float>, x: Float, y: Float) -> SIMD4<Float> {
+        source.color(uv, x: x, y: y) * tint
+    }
+}
+
 /// A `CAGradientLayer`'s colour at the pixel's unit-space point (layer.glsl's GRADIENT).
 struct GradientSource: PaintSource {
     let gradient: GradientPaint

@@ -21,7 +21,7 @@ struct PassRasterizer {
     private func draw(_ item: PreparedItem, rows: Range<Int>, claiming: Bool) {
         let rows = rows.clamped(to: item.polygon.rows)
         guard !rows.isEmpty else { return }
-        let plain = item.shape == nil && item.mask == nil
+        let plain = item.shape == nil && item.mask == nil && item.tint == nil
         switch item.paint {
         case .solid(let color) where plain:
             drawSolid(item, color: color, rows: rows, claiming: claiming)
@@ -49,6 +49,13 @@ struct PassRasterizer {
     }
 
     private func shade<S: PaintSource>(_ item: PreparedItem, rows: Range<Int>, claiming: Bool, _ source: S) {
+        if let tint = item.tint {
+            return applyingMask(item, rows: rows, claiming: claiming, TintMultiplied(source: source, tint: tint))
+        }
+        applyingMask(item, rows: rows, claiming: claiming, source)
+    }
+
+    private func applyingMask<S: PaintSource>(_ item: PreparedItem, rows: Range<Int>, claiming: Bool, _ source: S) {
         if let mask = item.mask {
             shade(item, rows: rows, claiming: claiming, source, mask: mask.level0)
         } else {

@@ -20,6 +20,8 @@ struct PreparedItem {
     let opacity: Float
     let shape: ShapeCoverage?
     let mask: Texture?
+    /// Multiplies texture colours (premultiplied), nil for none.
+    let tint: SIMD4<Float>?
 
     init?(_ item: DrawItem, order: Int, bounds: CGRect, paint: PreparedPaint, mask: Texture?) {
         guard item.rect.width > 0, item.rect.height > 0 else { return nil }
@@ -52,10 +54,11 @@ struct PreparedItem {
         self.paint = paint
         self.opacity = item.opacity
         self.mask = mask
+        tint = item.tint.map { SIMD4($0.red, $0.green, $0.blue, $0.alpha) }
         let shape = item.shape ?? (item.borderWidth != nil ? RoundedShape(rect: item.rect, radius: 0) : nil)
         self.shape = shape.map { ShapeCoverage($0, borderWidth: item.borderWidth ?? 0) }
         isOpaque = item.opacity >= 1 && item.shape == nil && item.borderWidth == nil && item.maskPass == nil
-            && item.polygon == nil && paint.isOpaque
+            && item.polygon == nil && paint.isOpaque && (item.tint?.alpha ?? 1) >= 1
     }
 
     /// Item-space point under pixel centre (x, y) (pixel coordinates of the centre).

@@ -28,6 +28,7 @@ public final class GLRenderer: RenderBackend {
     private var instanceCount = 0
     /// Floats per instance: transform (16), rect, uv, colour, shape, radii, params (4 each).
     private static let instanceFloats = 40
+    private static let white = PremultipliedColor(red: 1, green: 1, blue: 1, alpha: 1)
 
     private struct BatchKey: Equatable {
         var variant: LayerProgram.Variant
@@ -168,7 +169,8 @@ public final class GLRenderer: RenderBackend {
 
     /// Whether an item covers its whole quad with alpha 1 (so it may hide what is below).
     private func isOpaque(_ item: DrawItem, images: ImageProvider) -> Bool {
-        guard item.opacity >= 1, item.shape == nil, item.borderWidth == nil, item.maskPass == nil, item.polygon == nil else {
+        guard item.opacity >= 1, item.shape == nil, item.borderWidth == nil, item.maskPass == nil, item.polygon == nil,
+              (item.tint?.alpha ?? 1) >= 1 else {
             return false
         }
         switch item.paint {
@@ -203,10 +205,12 @@ public final class GLRenderer: RenderBackend {
             key.minFilter = minification == .nearest ? GL_NEAREST : minification == .trilinear ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR
             key.magFilter = magnification == .nearest ? GL_NEAREST : GL_LINEAR
             uv = source
+            color = item.tint ?? Self.white
         case .pass(let id, let source):
             guard let texture = passTextures[id] else { return }
             key.texture = texture
             uv = source
+            color = Self.white
         case .tintedPass(let id, let c, let source):
             guard let texture = passTextures[id] else { return }
             key.texture = texture

@@ -37,6 +37,14 @@ public struct GradientPaint: Sendable, Equatable {
         endPoint = g.endPoint
     }
 
+    /// The gradient with every stop colour multiplied by a straight-alpha tint.
+    public func tinted(by tint: SIMD4<Float>?) -> GradientPaint {
+        guard let tint else { return self }
+        var g = self
+        g.colors = colors.map { $0 * tint }
+        return g
+    }
+
     /// The gradient parameter t at unit-space point `p` (§15.2).
     @inline(__always)
     public func parameter(_ p: SIMD2<Float>) -> Float {

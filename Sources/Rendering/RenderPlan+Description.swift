@@ -44,6 +44,7 @@ extension DrawItem: CustomStringConvertible {
         if let polygon {
             parts.append("piece " + polygon.map { "(\(Self.format($0.x)),\(Self.format($0.y)))" }.joined(separator: " "))
         }
+        if let tint { parts.append("tint \(tint)") }
         if antialiasEdges { parts.append("aa") }
         return parts.joined(separator: " ")
     }

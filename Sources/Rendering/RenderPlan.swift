@@ -16,6 +16,13 @@ public struct PremultipliedColor: Sendable, Equatable, CustomStringConvertible {
                   blue: Float(min(max(c.blue, 0), 1)) * a, alpha: a)
     }
     public static let clear = PremultipliedColor(red: 0, green: 0, blue: 0, alpha: 0)
+
+    /// This colour multiplied channel by channel by a straight-alpha multiplier (a replicator
+    /// instance's or particle's colour), staying premultiplied.
+    public func tinted(by tint: SIMD4<Float>?) -> PremultipliedColor {
+        guard let t = tint else { return self }
+        return PremultipliedColor(red: red * t.x * t.w, green: green * t.y * t.w, blue: blue * t.z * t.w, alpha: alpha * t.w)
+    }
     public var description: String { String(format: "rgba(%.3f, %.3f, %.3f, %.3f)", red, green, blue, alpha) }
 }
 
@@ -87,6 +94,9 @@ public struct DrawItem: Sendable, Equatable {
     /// Only this convex polygon of `rect` (item coordinates) is drawn: a piece of a quad split
     /// where planes of a 3D context intersect.
     public var polygon: [CGPoint]?
+    /// Multiplies the colours of an image or pass paint, premultiplied (a replicator instance's
+    /// or particle's colour); solid paints carry their tint in their colour already.
+    public var tint: PremultipliedColor?
     /// Item space → its 3D rendering context (before the context is flattened into the target),
     /// set for items of `CATransformLayer` contexts: their depth order and splits are found there.
     public var depthTransform: CATransform3D?

@@ -90,10 +90,19 @@ public struct RenderPlanBuilder {
 
         func label(_ index: Int) -> LayerLabel { LayerLabel(tree: labels, index: index) }
 
-        /// An item of the current layer, tagged with its 3D-context matrix when it has one.
+        /// An item of the current layer, tagged with its 3D-context matrix when it has one, and
+        /// with the layer's tint (a replicator instance's or particle's colour) applied.
         func tagged(_ item: DrawItem, offset: CATransform3D? = nil) -> DrawItem {
             var item = item
             item.depthTransform = toContext.map { context in offset.map { $0.concatenating(context) } ?? context }
+            if let tint = tree.layers[item.layer.index].tint, item.layer.tree === labels {
+                switch item.paint {
+                case .solid(let c): item.paint = .solid(c.tinted(by: tint))
+                case .gradient(let g, let source): item.paint = .gradient(g.tinted(by: tint), source: source)
+                case .image: item.tint = PremultipliedColor(red: 1, green: 1, blue: 1, alpha: 1).tinted(by: tint)
+                case .pass, .tintedPass, .blur: break  // composites of content tinted already
+                }
+            }
             return item
         }
 
@@ -121,9 +130,28 @@ public struct RenderPlanBuilder {
                 appendContents(image, of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
             }
             appendRasterizedContent(of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
-            let children = layer.sublayersInDrawingOrder
+            // Particles draw above the emitter's border (§15.5); every other sublayer below it.
+            let children = layer.sublayersInDrawingOrder.filter { tree.layers[$0].particle == nil }
+            drawSublayers(children, of: index, toTarget: toTarget, opacity: opacity, into: &items)
+            if !isTransformLayer, p.borderWidth > 0, let border = p.borderColor, border.alpha > 0 {
+                items.append(tagged(DrawItem(layer: path, role: "border", transform: toTarget, rect: p.bounds,
+                                             paint: .solid(PremultipliedColor(border)), opacity: opacity, shape: shape,
+                                             borderWidth: p.borderWidth, antialiasEdges: p.allowsEdgeAntialiasing)))
+            }
+            if case .emitter = p.content {
+                let particles = layer.sublayersInDrawingOrder.filter { tree.layers[$0].particle != nil }
+                drawSublayers(particles, of: index, toTarget: toTarget, opacity: opacity, into: &items)
+            }
+        }
+
+        /// Sublayers in order, each flattened into this layer's plane, or — for a transform layer
+        /// or a replicator or emitter that preserves depth — sharing one 3D space, ordered (and
+        /// split where they cross) by a BSP tree.
+        mutating func drawSublayers(_ children: [Int], of index: Int, toTarget: CATransform3D, opacity: Float,
+                                    into items: inout [DrawItem]) {
+            let layer = tree.layers[index]
             let ownContext = toContext
-            if isTransformLayer {
+            if layer.preservesDepth {
                 // Sublayers share one 3D space: their quads are ordered (and split where they
                 // cross) by a BSP tree rather than drawn in array order. The context starts at
                 // the transform layer's placement (which carries its parent's perspective).
@@ -148,11 +176,6 @@ public struct RenderPlanBuilder {
                     draw(child, toTarget: placement.concatenating(toTarget.flattened), opacity: opacity, into: &items)
                 }
                 toContext = ownContext
-            }
-            if !isTransformLayer, p.borderWidth > 0, let border = p.borderColor, border.alpha > 0 {
-                items.append(tagged(DrawItem(layer: path, role: "border", transform: toTarget, rect: p.bounds,
-                                             paint: .solid(PremultipliedColor(border)), opacity: opacity, shape: shape,
-                                             borderWidth: p.borderWidth, antialiasEdges: p.allowsEdgeAntialiasing)))
             }
         }
 
@@ -217,7 +240,7 @@ public struct RenderPlanBuilder {
         /// Layer space → its rendering context's 3D space: placements up through transform layers.
         func contextMatrix(_ index: Int) -> CATransform3D {
             let layer = tree.layers[index]
-            guard let parent = layer.parent, !layer.isMask, tree.layers[parent].properties.content == .transformLayer else {
+            guard let parent = layer.parent, !layer.isMask, tree.layers[parent].preservesDepth else {
                 return layer.transformToParent
             }
             return layer.transformToParent.concatenating(contextMatrix(parent))
