@@ -4,7 +4,7 @@ import Lamina
 /// `lamina bench`: built-in (or given) scenes rendered by each backend, with per-stage times.
 enum BenchCommand {
     static let usage = """
-    usage: lamina bench [SCENE…] [--size WxH …] [--seconds S] [--backend gpu|cpu …] [--only TEXT] [--json]
+    usage: lamina bench [SCENE…] [--size WxH …] [--seconds S] [--backend gpu|cpu …] [--threads N] [--only TEXT] [--json]
 
     Renders each built-in benchmark scene (or the scene files given) with both backends, one
     after the other in the same run, and prints frames/s, milliseconds per frame by stage
@@ -12,7 +12,8 @@ enum BenchCommand {
     two backends' frames agree (PSNR, largest channel difference). For the textured scenes the
     same quads drawn by a minimal hand-written GL loop (the floor) are timed too.
     Default sizes: 1280x720 and 1920x1080; --seconds per scene and backend (default 1.5);
-    --only keeps the built-in scenes whose name contains TEXT.
+    --only keeps the built-in scenes whose name contains TEXT; --threads sets the CPU backend's
+    thread count (default: one per core).
     """
 
     struct Row: Codable {
@@ -31,7 +32,7 @@ enum BenchCommand {
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["--size", "--seconds", "--backend", "--only"], flags: ["--json", "--help", "-h"])
+        let args = try Arguments(arguments, valued: ["--size", "--seconds", "--backend", "--only", "--threads"], flags: ["--json", "--help", "-h"])
         if args.flags.contains("--help") || args.flags.contains("-h") { print(usage); return 0 }
         let sizes = try (args.values("--size").isEmpty ? ["1280x720", "1920x1080"] : args.values("--size")).map(RenderCommand.size)
         let seconds = try args.values("--seconds").last.map { try RenderCommand.number($0, "--seconds") } ?? 1.5
@@ -41,7 +42,11 @@ enum BenchCommand {
             if !kinds.contains(kind) { kinds.append(kind) }
         }
         let gl = kinds.contains(.gpu) ? try RenderCommand.makeBackend(.gpu) as? GLRenderer : nil
-        let cpu = kinds.contains(.cpu) ? CPURenderer() : nil
+        let threads = try args.values("--threads").last.map { text throws(UsageError) -> Int in
+            guard let n = Int(text), (1...256).contains(n) else { throw UsageError(description: "--threads must be 1…256, not \(text)") }
+            return n
+        }
+        let cpu = kinds.contains(.cpu) ? (threads.map { CPURenderer(threads: $0) } ?? CPURenderer()) : nil
         var rows: [Row] = []
         for (width, height) in sizes {
             var scenes: [BenchScenes.Scene]
