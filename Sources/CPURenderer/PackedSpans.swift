@@ -34,6 +34,14 @@ enum PackedSpans {
     @inline(__always)
     static func scale(_ c: UInt64, _ s: UInt64) -> UInt64 { (c &* s &+ 0x0080_0080_0080_0080) >> 8 & wideMask }
 
+    /// Each widened channel times its own factor/256 (factors 0…256: R, G, B, A).
+    @inline(__always)
+    static func multiply(_ c: UInt64, _ f: SIMD4<UInt64>) -> UInt64 {
+        let r = ((c & 0xFF) &* f.x &+ 0x80) >> 8, b = ((c >> 16 & 0xFF) &* f.z &+ 0x80) >> 8
+        let g = ((c >> 32 & 0xFF) &* f.y &+ 0x80) >> 8, a = ((c >> 48 & 0xFF) &* f.w &+ 0x80) >> 8
+        return r | b << 16 | g << 32 | a << 48
+    }
+
     /// Source-over of a widened premultiplied `src` onto packed `dst` (Mesa's unorm8 rounding),
     /// saturating; returns packed RGBA8.
     @inline(__always)
@@ -100,11 +108,18 @@ extension PassRasterizer {
         }
     }
 
-    /// A bilinear-sampled texture with no shape or mask, faded by the item's opacity.
+    /// A bilinear-sampled texture with no shape or mask, faded by the item's opacity and
+    /// multiplied by its tint.
     func drawTextured(_ item: PreparedItem, texture: Texture, rows: Range<Int>, claiming: Bool) {
         guard let texels = texture.wideTexels else { return }
         let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
         let fade = UInt64(min(max(item.opacity, 0), 1) * 256 + 0.5)
+        // The tint with the fade folded in, as 0…256 factors.
+        let factors = item.tint.map { t -> SIMD4<UInt64> in
+            let fadeF: Float = min(max(item.opacity, 0), 1) * 256
+            let f = t.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 1)) * fadeF
+            return SIMD4(UInt64(f.x.rounded()), UInt64(f.y.rounded()), UInt64(f.z.rounded()), UInt64(f.w.rounded()))
+        }
         let order = item.order
         // Pixel → texel space (minus the half texel), numerators over the shared denominator.
         let w = Float(texture.width), h = Float(texture.height)
@@ -114,6 +129,7 @@ extension PassRasterizer {
         let textureWidth = texture.width, textureHeight = texture.height
         @inline(__always) func sample(_ x: Int32, _ y: Int32) -> UInt64 {
             let c = PackedSpans.bilinear(texels, width: textureWidth, height: textureHeight, x: x, y: y)
+            if let factors { return PackedSpans.multiply(c, factors) }
             return fade < 256 ? PackedSpans.scale(c, fade) : c
         }
         for y in rows {

@@ -21,11 +21,11 @@ struct PassRasterizer {
     private func draw(_ item: PreparedItem, rows: Range<Int>, claiming: Bool) {
         let rows = rows.clamped(to: item.polygon.rows)
         guard !rows.isEmpty else { return }
-        let plain = item.shape == nil && item.mask == nil && item.tint == nil
+        let plain = item.shape == nil && item.mask == nil
         switch item.paint {
         case .solid(let color) where plain:
             drawSolid(item, color: color, rows: rows, claiming: claiming)
-        case .texture(let texture, .linear, .linear) where plain:
+        case .texture(let texture, .linear, .linear) where plain && texture.wideTexels != nil:
             drawTextured(item, texture: texture, rows: rows, claiming: claiming)
         case .solid(let color):
             shade(item, rows: rows, claiming: claiming, SolidSource(color: color))

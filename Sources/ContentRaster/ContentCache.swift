@@ -69,6 +69,15 @@ public final class ContentCache: ContentRasterizer, Sendable {
         case .filledPath(let path, let scale):
             let style = ShapeStyle(fillColor: .white, fillRule: .nonZero, strokeColor: nil)
             return raster(path, style: style, region: path.boundingBoxOfPath, scale: scale)
+        case .cornerMask(let radius, let ringWidth):
+            let r = CGFloat(radius)
+            let path = CGMutablePath()
+            path.addEllipse(in: CGRect(x: 0, y: 0, width: 2 * r, height: 2 * r))
+            if let ringWidth, ringWidth < r {
+                path.addEllipse(in: CGRect(x: ringWidth, y: ringWidth, width: 2 * (r - ringWidth), height: 2 * (r - ringWidth)))
+            }
+            let style = ShapeStyle(fillColor: .white, fillRule: .evenOdd, strokeColor: nil)
+            return raster(path, style: style, region: CGRect(x: 0, y: 0, width: 2 * r, height: 2 * r), scale: 1)
         case .text(let text, let size, let scale):
             let result = TextRasterizer.rasterize(TextRasterInput(text: text, size: size, scale: scale))
             warnings = result.warnings

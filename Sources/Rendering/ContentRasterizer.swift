@@ -11,6 +11,10 @@ public enum ContentRequest: Hashable, Sendable {
     case text(TextProperties, size: CGSize, scale: CGFloat)
     /// A path filled opaque white with the non-zero rule (a shadow's shape), at `scale` pixels per point.
     case filledPath(CGPath, scale: CGFloat)
+    /// The anti-aliased coverage (white, alpha) of the circular corners of a rounded rectangle: a
+    /// disc of radius `radius` texels in a square of twice that side, or with `ringWidth`
+    /// (texels) only the ring of a border. Each corner draws its quadrant.
+    case cornerMask(radius: Int, ringWidth: CGFloat?)
 }
 
 /// A rasterized request: the image and the rectangle of the layer's space (points) it covers.

@@ -38,10 +38,40 @@ public struct RenderPlanBuilder {
         var passes = walk.passes + [frame]
         for p in passes.indices {
             passes[p].items = passes[p].items.flatMap { item in
-                item.antialiasEdges ? [item.withAntialiasedEdges()] : item.splitAtCorners()
+                item.antialiasEdges ? [item.withAntialiasedEdges()] : item.splitAtCorners().map(maskingCorner)
             }
         }
         return RenderPlan(width: width, height: height, passes: passes)
+    }
+
+    /// A circular corner square of a split rounded background or border, drawn as its colour
+    /// times a coverage mask rasterized once per size — a texture lookup per pixel instead of
+    /// the distance math (on llvmpipe several times the cost of a textured pixel).
+    func maskingCorner(_ item: DrawItem) -> DrawItem {
+        guard let rasterizer = contentRasterizer, case .solid(let color) = item.paint, let shape = item.shape,
+              shape.isRounded, !shape.continuous, item.maskPass == nil, item.polygon == nil,
+              item.rect.width == shape.radius, item.rect.height == shape.radius else { return item }
+        let atMinX = item.rect.minX == shape.rect.minX, atMaxX = item.rect.maxX == shape.rect.maxX
+        let atMinY = item.rect.minY == shape.rect.minY, atMaxY = item.rect.maxY == shape.rect.maxY
+        guard atMinX || atMaxX, atMinY || atMaxY else { return item }
+        let corner: CACornerMask = atMinX ? (atMinY ? .layerMinXMinYCorner : .layerMinXMaxYCorner)
+            : (atMinY ? .layerMaxXMinYCorner : .layerMaxXMaxYCorner)
+        // A corner left square (maskedCorners) keeps the exact shape math.
+        guard shape.corners.contains(corner) else { return item }
+        let density = Walk.pixelDensity(item.transform, at: CGPoint(x: item.rect.midX, y: item.rect.midY))
+        let size = Int((shape.radius * density).rounded(.up))
+        guard (1...256).contains(size) else { return item }
+        // The ring width in mask texels, in eighths so that equal borders share a mask.
+        let ring = item.borderWidth.map { ($0 * CGFloat(size) / shape.radius * 8).rounded() / 8 }
+        guard let mask = rasterizer.rasterize(.cornerMask(radius: size, ringWidth: ring)) else { return item }
+        // One mask for all four corners (so corners batch into one draw): each takes its quadrant.
+        let quadrant = CGRect(x: atMinX ? 0 : 0.5, y: atMinY ? 0 : 0.5, width: 0.5, height: 0.5)
+        var masked = item
+        masked.paint = .image(mask.image, source: quadrant, minification: .linear, magnification: .linear)
+        masked.tint = color
+        masked.shape = nil
+        masked.borderWidth = nil
+        return masked
     }
 
     struct Walk {
