@@ -17,7 +17,8 @@ final class ReftestTests: XCTestCase {
     static let artifacts = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-reftests")
     /// The groups, one test method each.
     static let groups = ["basics", "transforms3d", "contents", "content-layers", "corners-borders", "masks-clips", "shadows",
-                         "opacity", "transitions", "timing", "animations"]
+                         "opacity", "transitions", "timing", "animations", "text", "shapes", "gradients", "replicators",
+                         "particles"]
 
     /// GPU vs CPU agreement on every left-hand scene.
     static let crossBackendMinimumPSNR = 40.0
@@ -70,6 +71,11 @@ final class ReftestTests: XCTestCase {
     func testTransitions() throws { try runGroup("transitions") }
     func testTiming() throws { try runGroup("timing") }
     func testAnimations() throws { try runGroup("animations") }
+    func testText() throws { try runGroup("text") }
+    func testShapes() throws { try runGroup("shapes") }
+    func testGradients() throws { try runGroup("gradients") }
+    func testReplicators() throws { try runGroup("replicators") }
+    func testParticles() throws { try runGroup("particles") }
 
     /// Every folder with a manifest has a test method (no manifest is silently skipped).
     func testEveryManifestHasATestMethod() throws {
