@@ -60,7 +60,8 @@ public struct ShapeStyle: Hashable, Sendable {
             fillColor: shape.fillColor, fillRule: shape.fillRule, strokeColor: shape.strokeColor,
             lineWidth: shape.lineWidth, lineCap: shape.lineCap, lineJoin: shape.lineJoin,
             miterLimit: shape.miterLimit, lineDashPattern: shape.lineDashPattern?.map { CGFloat($0) },
-            lineDashPhase: shape.lineDashPhase, strokeStart: shape.strokeStart, strokeEnd: shape.strokeEnd)
+            lineDashPhase: shape.lineDashPhase, strokeStart: shape.strokeStart, strokeEnd: shape.strokeEnd,
+            trimsFill: shape.trimsFill)
     }
 
     /// The trim interval clamped to [0, 1] (§15.1: clamped, never wrapped); NaN counts as 0.

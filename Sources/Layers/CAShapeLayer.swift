@@ -36,6 +36,9 @@ open class CAShapeLayer: CALayer {
     public var lineCap: CAShapeLayerLineCap { get { shape.lineCap } set { set(nil, \.lineCap, newValue) } }
     public var lineJoin: CAShapeLayerLineJoin { get { shape.lineJoin } set { set(nil, \.lineJoin, newValue) } }
     public var lineDashPhase: CGFloat { get { shape.lineDashPhase } set { set(.lineDashPhase, \.lineDashPhase, newValue) } }
+    /// Lamina extension, not in Core Animation: `strokeStart`/`strokeEnd` trim the fill as well
+    /// as the stroke, as Lottie's trim paths do. Default false (Core Animation's behaviour).
+    public var trimsFill: Bool { get { shape.trimsFill } set { set(nil, \.trimsFill, newValue) } }
     /// Dash lengths, alternately painted and unpainted; nil draws a solid line.
     public var lineDashPattern: [NSNumber]? {
         get { shape.lineDashPattern?.map { NSNumber(value: $0) } }

@@ -98,6 +98,8 @@ public struct ShapeProperties: Sendable, Hashable {
     public var lineJoin: CAShapeLayerLineJoin = .miter
     public var lineDashPhase: CGFloat = 0
     public var lineDashPattern: [Double]?
+    /// Lamina extension: the trim applies to the fill too (Lottie's trim paths).
+    public var trimsFill = false
     public init() {}
 }
 

@@ -234,6 +234,7 @@ extension SceneDecoder {
         if let n = r["lineDashPhase"], let v = number(n, r.path("lineDashPhase")) { layer.lineDashPhase = v }
         if let n = r["strokeStart"], let v = number(n, r.path("strokeStart"), in: 0...1) { layer.strokeStart = v }
         if let n = r["strokeEnd"], let v = number(n, r.path("strokeEnd"), in: 0...1) { layer.strokeEnd = v }
+        if let n = r["trimsFill"], let v = bool(n, r.path("trimsFill")) { layer.trimsFill = v }
     }
 
     private func gradientProperties(_ r: ObjectReader, _ layer: CAGradientLayer) {
