@@ -30,16 +30,14 @@ struct ScreenPolygon {
             SIMD3(Double(p.x * m.m11 + p.y * m.m21 + m.m41), Double(p.x * m.m12 + p.y * m.m22 + m.m42),
                   Double(p.x * m.m14 + p.y * m.m24 + m.m44))
         }
-        if points.contains(where: { !($0.z >= epsilon) }) {
-            points = Self.clip(points) { $0.z - epsilon }
-        }
+        points = Self.clip(points) { $0.z - epsilon }
         // Into pixels, then clipped to the bounds so far-away vertices cannot overflow.
         var screen = points.map { SIMD2($0.x / $0.z, $0.y / $0.z) }
         let minX = Double(bounds.minX), maxX = Double(bounds.maxX), minY = Double(bounds.minY), maxY = Double(bounds.maxY)
-        screen = Self.clip2D(screen) { $0.x - minX }
-        screen = Self.clip2D(screen) { maxX - $0.x }
-        screen = Self.clip2D(screen) { $0.y - minY }
-        screen = Self.clip2D(screen) { maxY - $0.y }
+        screen = Self.clip(screen) { $0.x - minX }
+        screen = Self.clip(screen) { maxX - $0.x }
+        screen = Self.clip(screen) { $0.y - minY }
+        screen = Self.clip(screen) { maxY - $0.y }
         guard screen.count >= 3, screen.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
         var fixed = screen.map { SIMD2<Int64>(Int64(($0.x * Self.subpixel).rounded()), Int64(($0.y * Self.subpixel).rounded())) }
         var area: Int64 = 0
@@ -96,21 +94,11 @@ struct ScreenPolygon {
     }
     @inline(__always) static func ceilDiv(_ a: Int64, _ b: Int64) -> Int64 { -floorDiv(-a, b) }
 
-    /// Sutherland–Hodgman against one half-space `distance ≥ 0` of homogeneous points.
-    private static func clip(_ points: [SIMD3<Double>], _ distance: (SIMD3<Double>) -> Double) -> [SIMD3<Double>] {
-        var out: [SIMD3<Double>] = []
-        for i in points.indices {
-            let p = points[i], q = points[(i + 1) % points.count]
-            let dp = distance(p), dq = distance(q)
-            if dp >= 0 { out.append(p) }
-            if (dp >= 0) != (dq >= 0) { out.append(p + (q - p) * (dp / (dp - dq))) }
-        }
-        return out
-    }
-
-    private static func clip2D(_ points: [SIMD2<Double>], _ distance: (SIMD2<Double>) -> Double) -> [SIMD2<Double>] {
+    /// Sutherland–Hodgman: the part of a convex polygon where `distance ≥ 0` (homogeneous points
+    /// against the eye plane, or screen points against one side of the bounds).
+    private static func clip<V: SIMD>(_ points: [V], _ distance: (V) -> Double) -> [V] where V.Scalar == Double {
         guard points.contains(where: { distance($0) < 0 }) else { return points }
-        var out: [SIMD2<Double>] = []
+        var out: [V] = []
         for i in points.indices {
             let p = points[i], q = points[(i + 1) % points.count]
             let dp = distance(p), dq = distance(q)
