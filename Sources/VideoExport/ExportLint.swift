@@ -29,7 +29,7 @@ public enum ExportLint {
                 let finish = layer.convertTime(timing.beginTime + timing.activeDuration, to: nil)
                 if begin >= end {
                     lines.append("\(what) starts at \(format(begin)) s, after the video ends at \(format(end)) s "
-                                 + "(a beginTime of 0 is replaced by the media clock's time when added; on Apple use AVCoreAnimationBeginTimeAtZero)")
+                                 + "(if its beginTime was 0, adding it replaced that with the media clock's time; for time 0 of the video use AVCoreAnimationBeginTimeAtZero)")
                 } else if animation.isRemovedOnCompletion, finish.isFinite, finish < end {
                     lines.append("\(what) ends at \(format(finish)) s, before the video ends at \(format(end)) s, with "
                                  + "removedOnCompletion true: an AVFoundation export would not show it (set isRemovedOnCompletion = false)")

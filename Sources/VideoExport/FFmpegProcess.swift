@@ -20,6 +20,7 @@ public final class FFmpegProcess: @unchecked Sendable {
     private let process = Process()
     private let inputFD: Int32?
     private var inputOpen: Bool
+    private var outputOpen = true
     private let outputFD: Int32?
     /// Keeps the pipes (and so their descriptors) alive while the process runs.
     private let pipes: [Pipe]
@@ -132,7 +133,17 @@ public final class FFmpegProcess: @unchecked Sendable {
     /// Stops the program (SIGTERM) and waits for it; safe to call more than once.
     public func terminate() {
         closeInput()
-        if process.isRunning { process.terminate() }
+        // A decoder blocked writing into a full pipe never sees SIGTERM's flag: close our end
+        // (it then gets EPIPE), and kill it if it is still there after a grace period.
+        if outputFD != nil, outputOpen {
+            outputOpen = false
+            try? pipes.first(where: { $0.fileHandleForReading.fileDescriptor == outputFD })?.fileHandleForReading.close()
+        }
+        if process.isRunning {
+            process.terminate()
+            for _ in 0..<200 where process.isRunning { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
         _ = waitForExit()
     }
 
