@@ -31,17 +31,21 @@ public struct PlaybackTimeline: Sendable, Equatable {
 open class AVSynchronizedLayer: CALayer {
     /// The timeline the subtree follows; nil leaves the layer's timing as set.
     public var timeline: PlaybackTimeline? {
-        didSet {
-            guard let timeline else { return }
-            beginTime = timeline.hostTime
-            speed = Float(timeline.rate)
-            timeOffset = timeline.itemTime
-        }
+        didSet { apply() }
+    }
+
+    /// Copies the timeline into the layer's timing (`beginTime`, `speed`, `timeOffset`).
+    private func apply() {
+        guard let timeline else { return }
+        beginTime = timeline.hostTime
+        speed = Float(timeline.rate)
+        timeOffset = timeline.itemTime
     }
 
     /// A synchronized layer following `timeline`.
     public convenience init(timeline: PlaybackTimeline) {
         self.init()
-        defer { self.timeline = timeline }
+        self.timeline = timeline
+        apply()
     }
 }

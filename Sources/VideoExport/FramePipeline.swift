@@ -55,7 +55,7 @@ final class FramePipeline: @unchecked Sendable {
     /// Waits for the queued frames to be written and the encoder to finish the file.
     func finish() throws(ExportError) {
         queue?.close()
-        writerDone.wait()
+        waitForWriter()
         if let error = failure.withLock({ $0 }) {
             encoder.terminate()
             throw error
@@ -67,6 +67,11 @@ final class FramePipeline: @unchecked Sendable {
     func abandon() {
         queue?.abandon()
         encoder.terminate()
+        waitForWriter()
+    }
+
+    /// Waits until the writer thread has ended (any number of times).
+    private func waitForWriter() {
         writerDone.wait()
         writerDone.signal()
     }

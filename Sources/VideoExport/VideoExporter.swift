@@ -97,6 +97,7 @@ public final class VideoExporter: @unchecked Sendable {
     public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
     /// Exports; returns what was written.
+    @discardableResult
     public func run() throws(ExportError) -> ExportSummary {
         let o = options
         let outputPath = o.output.path
