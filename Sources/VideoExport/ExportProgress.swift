@@ -37,6 +37,8 @@ public struct StageTimes: Sendable, Codable {
     /// The stage that limited the speed.
     public var limitingStage: String {
         if decodeWait > max(composite, write) { return "decode" }
+        // Sequential: no queue waits; the slower side of the loop limits.
+        if encoderWait == 0, writerWait == 0 { return write > evaluate + plan + composite + readback ? "encode" : "render" }
         return encoderWait > writerWait ? "encode" : "render"
     }
 
