@@ -32,8 +32,11 @@ let package = Package(
         // Optimised even in debug builds: the test suite renders every reftest with it.
         .target(name: "CPURenderer", dependencies: ["Geometry", "Timing", "Layers", "Rendering"], swiftSettings: [.unsafeFlags(["-O"])]),
         .target(name: "Snapshot", dependencies: ["Geometry", "Timing", "Layers", "Presentation", "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer"]),
+        // Video output, decoding and compositing through the ffmpeg program.
+        .target(name: "VideoExport", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
+                                                    "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Snapshot"]),
         .target(name: "Lamina", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
-                                               "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Snapshot"]),
+                                               "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Snapshot", "VideoExport"]),
         .executableTarget(name: "LaminaCLI", dependencies: ["Lamina"]),
         .executableTarget(name: "ModelBenchmark", dependencies: ["Lamina"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
@@ -47,6 +50,7 @@ let package = Package(
         .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "Lamina"], exclude: ["Malformed", "FuzzRegressions"]),
         .testTarget(name: "ContentRasterTests", dependencies: ["ContentRaster", "Geometry", "Layers", "Rendering"]),
         .testTarget(name: "ReftestTests", dependencies: ["Lamina"], exclude: ["Reftests"]),
+        .testTarget(name: "VideoExportTests", dependencies: ["Lamina"]),
     ],
     swiftLanguageModes: [.v6]
 )

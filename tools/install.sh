@@ -19,6 +19,8 @@ packages=(
   # The only fonts the ContentRaster tests use (present on a fresh machine, listed to be sure).
   fonts-dejavu-core
   fonts-dejavu-extra
+  # VideoExport: encoding (x264, libvpx, ProRes, GIF) and decoding through the ffmpeg program.
+  ffmpeg
 )
 
 missing=()

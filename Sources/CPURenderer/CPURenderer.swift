@@ -138,6 +138,9 @@ public final class CPURenderer: RenderBackend {
         }
     }
 
+    /// Drops the texture of `image` (video frames are drawn once).
+    public func forget(_ image: CGImage) { contents[ObjectIdentifier(image)] = nil }
+
     private func texture(for image: CGImage, images: ImageProvider) -> Texture? {
         let key = ObjectIdentifier(image)
         if let entry = contents[key] {

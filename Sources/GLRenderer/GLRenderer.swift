@@ -353,6 +353,14 @@ public final class GLRenderer: RenderBackend {
         }
     }
 
+    /// Deletes the texture of `image`, if one was uploaded (video frames are drawn once).
+    public func forget(_ image: CGImage) {
+        guard let entry = textures.removeValue(forKey: ObjectIdentifier(image)) else { return }
+        var texture = entry.texture
+        glDeleteTextures(1, &texture)
+        textureUse.removeValue(forKey: ObjectIdentifier(image))
+    }
+
     /// The texture of a contents image, uploaded on first use and kept while it is drawn.
     private func texture(for image: CGImage, images: ImageProvider, mipmapped: Bool) -> GLuint? {
         let key = ObjectIdentifier(image)

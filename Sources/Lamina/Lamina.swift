@@ -11,3 +11,4 @@
 @_exported import GLRenderer
 @_exported import CPURenderer
 @_exported import Snapshot
+@_exported import VideoExport

@@ -8,6 +8,10 @@ enum RenderCommand {
 
     OUT ending in .png writes one frame (at --time, default 0); a name with a %d-style pattern
     (frames/%05d.png) writes a PNG sequence of --frames A..B (frame i is at time i/fps).
+    Video (through ffmpeg): .mp4/.mov H.264; .webm VP9 (alpha kept when the background is
+    transparent); .mov with --codec prores ProRes 4444 (alpha kept); .gif. A video renders the
+    scene's duration (or the composited video's), or --frames A..B as a self-contained segment
+    that `lamina join` can join.
     options:
       --backend gpu|cpu   renderer (default gpu: headless EGL + OpenGL ES 3; cpu: the
                           reference renderer, same pixels within rounding)
@@ -17,13 +21,20 @@ enum RenderCommand {
       --size WxH          output size in pixels (default: the scene's); without --scale the
                           scene is scaled to fit it
       --scale S           pixels per point (default: the scene's)
+      --codec NAME        h264 (mp4, mov), prores (mov), vp9 (webm), gif
+      --crf N             quality: H.264 constant quantizer (default 20, lower is better),
+                          VP9 CRF (default 32); ProRes and GIF ignore it
+      --progress          progress line and summary even when standard error is not a terminal
+      --quiet             nothing but errors
       --overwrite         replace existing outputs
+    Ctrl-C stops the export and leaves no output.
     Outputs are written to a temporary file and renamed into place when complete.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["-o", "--output", "--time", "--frames", "--fps", "--size", "--scale", "--backend"],
-                                 flags: ["--overwrite", "--help", "-h", "--quiet", "--progress"])
+        let args = try Arguments(arguments, valued: ["-o", "--output", "--time", "--frames", "--fps", "--size", "--scale", "--backend",
+                                                        "--codec", "--crf", "--queue"],
+                                 flags: ["--overwrite", "--help", "-h", "--quiet", "--progress", "--sequential"])
         if args.flags.contains("--help") || args.flags.contains("-h") {
             print(usage)
             return 0
@@ -39,13 +50,15 @@ enum RenderCommand {
             throw UsageError(description: "--backend must be gpu or cpu, not \(backendName)")
         }
         let isSequence = output.range(of: #"%0?\d*d"#, options: .regularExpression) != nil
-        guard output.lowercased().hasSuffix(".png") else {
-            throw UsageError(description: "\(output): only PNG output (.png, or a %d pattern ending in .png) is in this build; video comes with the export stage")
+        let isVideo = !output.lowercased().hasSuffix(".png")
+        if isVideo {
+            do { _ = try OutputKind.forPath(output, codec: args.values("--codec").last) } catch { throw UsageError(description: error.description) }
         }
         let time = try args.values("--time").last.map { try number($0, "--time") }
         let frames = try args.values("--frames").last.map(frameRange)
         if frames != nil, time != nil { throw UsageError(description: "--time and --frames cannot be combined") }
-        if frames != nil, !isSequence { throw UsageError(description: "--frames needs an output pattern with %d, such as frames/%05d.png") }
+        if frames != nil, !isSequence, !isVideo { throw UsageError(description: "--frames needs an output pattern with %d, such as frames/%05d.png, or a video output") }
+        if time != nil, isVideo { throw UsageError(description: "--time is for PNG output; a video takes --frames A..B") }
 
         let scene: Scene
         do { scene = try SceneLoader.load(contentsOf: URL(fileURLWithPath: sceneFile)) } catch { throw JobFailure(description: error.description) }
@@ -64,6 +77,10 @@ enum RenderCommand {
         }
         guard (1...16384).contains(width), (1...16384).contains(height) else {
             throw UsageError(description: "output size \(width)x\(height) is outside 1…16384")
+        }
+        if isVideo {
+            return try VideoRender.run(scene: scene, output: output, frames: frames, fps: fps, width: width, height: height,
+                                       scale: scale, backend: backend, args: args)
         }
         let renderer = try makeBackend(backend)
 

@@ -8,7 +8,9 @@ usage: lamina <subcommand> [options]
 Core Animation's layer-and-animation model for Linux.
 
 subcommands:
-  render SCENE -o OUT [options]         render PNG frames (one frame, or a %d sequence)
+  demo [-o OUT]                         render the built-in demo video (default out/demo.mp4)
+  render SCENE -o OUT [options]         render PNG frames or a video (.mp4 .mov .webm .gif)
+  join SEGMENT… -o OUT                  join video segments rendered with --frames
   inspect SCENE --time T [--time T …]   print the presentation tree at each time as JSON lines
   compare A.png B.png [--diff OUT.png]  PSNR, largest channel difference, pixels over 2/255
   bench [SCENE…] [--size WxH] [--json]  frames/s and per-stage times of both backends
@@ -36,6 +38,8 @@ if arguments.isEmpty {
         switch subcommand {
         case "inspect": status = try InspectCommand.run(arguments)
         case "render": status = try RenderCommand.run(arguments)
+        case "join": status = try JoinCommand.run(arguments)
+        case "demo": status = try DemoCommand.run(arguments)
         case "compare": status = try CompareCommand.run(arguments)
         case "bench": status = try BenchCommand.run(arguments)
         default: throw UsageError(description: "unknown subcommand \"\(subcommand)\" (see `lamina --help`)")

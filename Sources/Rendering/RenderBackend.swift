@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 
 /// Executes render plans into frames: the GL compositor and the CPU reference renderer both
 /// conform, so everything after the plan (PNG output, comparison, benchmarks) works with either.
@@ -11,4 +12,12 @@ public protocol RenderBackend: AnyObject {
     /// Seconds spent in the last `render`: drawing the passes, then reading the frame back
     /// (zero where the frame is already in memory).
     var lastTimings: (composite: Double, readback: Double) { get }
+    /// Releases what the backend keeps for `image` (its uploaded texture). Video export calls it
+    /// for each frame it has drawn, so memory stays flat over a long video.
+    func forget(_ image: CGImage)
+}
+
+extension RenderBackend {
+    /// Default: nothing is kept per image.
+    public func forget(_ image: CGImage) {}
 }

@@ -18,6 +18,9 @@ public struct RenderPlanBuilder {
     public var maximumPassSide = 8192
     /// Rasterizes shape paths, text and shadow paths; without one those draw nothing.
     public var contentRasterizer: ContentRasterizer?
+    /// The current frame of a video layer (`.video` content), keyed by `PresentedLayer.layerID`;
+    /// drawn like `contents` (the layer's gravity, `resize` by default). Set by video export.
+    public var videoFrame: (@Sendable (ObjectIdentifier) -> CGImage?)?
 
     public init(width: Int, height: Int, scale: CGFloat = 1, background: CGColor? = nil,
                 contentRasterizer: ContentRasterizer? = nil) {
@@ -28,6 +31,7 @@ public struct RenderPlanBuilder {
     /// The plan of `tree`.
     public func plan(for tree: PresentationTree) -> RenderPlan {
         var walk = Walk(tree: tree, maximumPassSide: maximumPassSide, rasterizer: contentRasterizer)
+        walk.videoFrame = videoFrame
         var items: [DrawItem] = []
         if !tree.layers.isEmpty {
             walk.draw(0, toTarget: tree.layers[0].transformToParent.concatenating(CATransform3DMakeScale(scale, scale, 1)),
@@ -83,6 +87,7 @@ public struct RenderPlanBuilder {
         var passes: [RenderPass] = []
         /// The current layer's space → its 3D context, while drawing inside a `CATransformLayer`.
         var toContext: CATransform3D?
+        var videoFrame: (@Sendable (ObjectIdentifier) -> CGImage?)?
 
         init(tree: PresentationTree, maximumPassSide: Int, rasterizer: ContentRasterizer?) {
             self.tree = tree
@@ -156,7 +161,8 @@ public struct RenderPlanBuilder {
                                              opacity: opacity, shape: shape.isRounded ? shape : nil,
                                              antialiasEdges: p.allowsEdgeAntialiasing)))
             }
-            if !isTransformLayer, let image = p.contents.image {
+            let video = p.content == .video ? videoFrame?(layer.layerID) : nil
+            if !isTransformLayer, let image = video ?? p.contents.image {
                 appendContents(image, of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
             }
             appendRasterizedContent(of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)

@@ -1,0 +1,67 @@
+import Foundation
+import Lamina
+
+/// Runs a `VideoExporter` for the command line: Ctrl-C cancels it (status 130, no output left),
+/// a progress line goes to standard error on a terminal (or with `--progress`), and a one-line
+/// summary with per-stage times follows at the end (unless `--quiet`).
+enum ExportRunner {
+    /// Exit status after SIGINT, as shells report it.
+    static let interruptedStatus: Int32 = 130
+
+    struct Reporting {
+        var quiet: Bool
+        var progress: Bool
+
+        init(_ args: Arguments) {
+            quiet = args.flags.contains("--quiet")
+            progress = !quiet && (args.flags.contains("--progress") || isatty(STDERR_FILENO) == 1)
+        }
+    }
+
+    /// Runs `exporter`; returns the summary, or nil after Ctrl-C (the caller exits 130).
+    static func run(_ exporter: VideoExporter, reporting: Reporting) throws -> ExportSummary? {
+        // SIGINT becomes a cancellation request handled between frames.
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { exporter.cancel() }
+        source.resume()
+        defer { source.cancel(); signal(SIGINT, SIG_DFL) }
+
+        let terminal = isatty(STDERR_FILENO) == 1
+        var lastReport = 0.0
+        if reporting.progress {
+            exporter.onProgress = { progress in
+                let now = CACurrentMediaTime()
+                guard now - lastReport >= 0.1 || progress.framesDone == progress.frameCount else { return }
+                lastReport = now
+                if terminal {
+                    FileHandle.standardError.write(Data("\r\u{1B}[K\(progress.line)".utf8))
+                } else if progress.framesDone == progress.frameCount || progress.framesDone % 30 == 0 {
+                    FileHandle.standardError.write(Data("lamina: \(progress.line)\n".utf8))
+                }
+            }
+        }
+        let summary: ExportSummary
+        do {
+            summary = try exporter.run()
+        } catch {
+            if reporting.progress, terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            // Ctrl-C on a terminal also reaches ffmpeg, which may fail first: give the signal
+            // handler a moment to record the cancellation.
+            if error != .cancelled { usleep(100_000) }
+            if error == .cancelled || exporter.isCancelled {
+                fail("interrupted; no output written")
+                return nil
+            }
+            throw JobFailure(description: error.description)
+        }
+        if reporting.progress, terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+        for warning in summary.warnings where !reporting.quiet {
+            FileHandle.standardError.write(Data("lamina: warning: \(warning)\n".utf8))
+        }
+        if reporting.progress {
+            FileHandle.standardError.write(Data("lamina: \(summary.line)\nlamina: stages: \(summary.stages.summary(frames: summary.frames))\n".utf8))
+        }
+        return summary
+    }
+}

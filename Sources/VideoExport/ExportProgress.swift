@@ -1,0 +1,77 @@
+import Foundation
+
+/// Where an export stands, reported after every frame.
+public struct ExportProgress: Sendable {
+    /// Frames written to the pipeline so far, and in all.
+    public var framesDone: Int
+    public var frameCount: Int
+    /// Seconds since the export started (monotonic clock, for reporting only).
+    public var elapsed: Double
+    /// Frames per second so far.
+    public var framesPerSecond: Double { elapsed > 0 ? Double(framesDone) / elapsed : 0 }
+    /// Estimated seconds left at the rate so far.
+    public var secondsLeft: Double { framesPerSecond > 0 ? Double(frameCount - framesDone) / framesPerSecond : 0 }
+    /// The stage that limits the speed: `render`, `encode` or `decode`.
+    public var limitingStage: String
+    /// The GIF palette pass is pass 1 of 2.
+    public var pass: Int = 1
+    public var passCount: Int = 1
+
+    /// One terminal line: `frame 120/300 (40%)  58.2 fps  ETA 3.1 s  limited by encode`.
+    public var line: String {
+        let percent = frameCount > 0 ? framesDone * 100 / frameCount : 100
+        let passText = passCount > 1 ? "pass \(pass)/\(passCount)  " : ""
+        return "\(passText)frame \(framesDone)/\(frameCount) (\(percent)%)  \(String(format: "%.1f", framesPerSecond)) fps  ETA \(String(format: "%.1f", secondsLeft)) s  limited by \(limitingStage)"
+    }
+}
+
+/// Seconds spent per stage over a whole export.
+public struct StageTimes: Sendable, Codable {
+    /// Render thread: presentation evaluation, render plan, drawing, reading back, waiting for
+    /// decoded input frames, and waiting for room in the queue (the encoder was slower).
+    public var evaluate = 0.0, plan = 0.0, composite = 0.0, readback = 0.0, decodeWait = 0.0, encoderWait = 0.0
+    /// Writer thread: un-premultiplying, writing into ffmpeg's pipe (blocks while ffmpeg encodes),
+    /// and waiting for frames (rendering was slower).
+    public var convert = 0.0, write = 0.0, writerWait = 0.0
+
+    /// The stage that limited the speed.
+    public var limitingStage: String {
+        if decodeWait > max(composite, write) { return "decode" }
+        // Sequential: no queue waits; the slower side of the loop limits.
+        if encoderWait == 0, writerWait == 0 { return write > evaluate + plan + composite + readback ? "encode" : "render" }
+        return encoderWait > writerWait ? "encode" : "render"
+    }
+
+    /// `evaluate 0.4, plan 0.2, draw 5.1, read back 0.3, decode wait 0.0, encoder wait 3.2 | convert 0.1, encode+write 9.0 ms/frame`
+    public func summary(frames: Int) -> String {
+        let n = Double(max(frames, 1))
+        func ms(_ s: Double) -> String { String(format: "%.1f", s / n * 1000) }
+        return "evaluate \(ms(evaluate)), plan \(ms(plan)), draw \(ms(composite)), read back \(ms(readback)), "
+            + "decode wait \(ms(decodeWait)), encoder wait \(ms(encoderWait)) | writer: convert \(ms(convert)), "
+            + "encode+write \(ms(write)), idle \(ms(writerWait)) ms/frame; limited by \(limitingStage)"
+    }
+}
+
+/// The result of a finished export.
+public struct ExportSummary: Sendable {
+    /// Where the output is.
+    public var url: URL
+    public var frames: Int
+    /// Wall-clock seconds of the export.
+    public var seconds: Double
+    public var framesPerSecond: Double { seconds > 0 ? Double(frames) / seconds : 0 }
+    /// Output size in bytes.
+    public var bytes: Int64
+    public var width: Int
+    public var height: Int
+    public var stages: StageTimes
+    /// Animations that would not show in an AVFoundation export (see `ExportLint`).
+    public var warnings: [String]
+
+    /// `wrote 300 frames (1280x720) in 5.2 s (57.7 fps), 2.4 MB: out/demo.mp4`
+    public var line: String {
+        let size = bytes >= 1 << 20 ? String(format: "%.1f MB", Double(bytes) / 1_048_576) : String(format: "%.1f KB", Double(bytes) / 1024)
+        return "wrote \(frames) frame\(frames == 1 ? "" : "s") (\(width)x\(height)) in \(String(format: "%.1f", seconds)) s "
+            + "(\(String(format: "%.1f", framesPerSecond)) fps), \(size): \(url.path)"
+    }
+}

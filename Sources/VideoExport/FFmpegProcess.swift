@@ -1,0 +1,226 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// One run of the `ffmpeg` (or `ffprobe`) program, with raw frames on its standard input
+/// (encoding) or standard output (decoding).
+///
+/// Why the care (toolchain-notes.md): a dying encoder must not kill us with SIGPIPE, so SIGPIPE is
+/// ignored process-wide and a failed write becomes an error; ffmpeg blocks when its standard error
+/// fills, so a thread drains it continuously (keeping the last lines for error messages); and the
+/// frame pipe is enlarged to 1 MiB, which nearly doubles the throughput of raw 720p frames.
+public final class FFmpegProcess: @unchecked Sendable {
+    /// The program's arguments (without the program itself).
+    public let arguments: [String]
+    /// The program that runs.
+    public let executable: URL
+    private let process = Process()
+    private let inputFD: Int32?
+    private var inputOpen: Bool
+    private var outputOpen = true
+    private let outputFD: Int32?
+    /// Keeps the pipes (and so their descriptors) alive while the process runs.
+    private let pipes: [Pipe]
+    private let errorTail = TailBuffer()
+    private let errorDrained = DispatchSemaphore(value: 0)
+
+    /// Starts `program` (searched on `PATH`) with `arguments`.
+    ///
+    /// - Parameters:
+    ///   - writesInput: give the program a pipe on its standard input (`write`), else /dev/null.
+    ///   - readsOutput: give it a pipe on its standard output (`read`), else /dev/null.
+    public init(program: String = "ffmpeg", arguments: [String], writesInput: Bool = false,
+                readsOutput: Bool = false) throws(ExportError) {
+        _ = Self.ignoreSIGPIPE
+        guard let executable = Self.locate(program) else { throw .toolMissing(program) }
+        self.executable = executable
+        self.arguments = arguments
+        process.executableURL = executable
+        process.arguments = arguments
+        var pipes: [Pipe] = []
+        if writesInput {
+            let pipe = Pipe()
+            Self.enlarge(pipe.fileHandleForWriting.fileDescriptor)
+            process.standardInput = pipe
+            inputFD = pipe.fileHandleForWriting.fileDescriptor
+            pipes.append(pipe)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+            inputFD = nil
+        }
+        inputOpen = writesInput
+        if readsOutput {
+            let pipe = Pipe()
+            Self.enlarge(pipe.fileHandleForReading.fileDescriptor)
+            process.standardOutput = pipe
+            outputFD = pipe.fileHandleForReading.fileDescriptor
+            pipes.append(pipe)
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+            outputFD = nil
+        }
+        let errorPipe = Pipe()
+        process.standardError = errorPipe
+        pipes.append(errorPipe)
+        self.pipes = pipes
+        do {
+            try process.run()
+        } catch {
+            throw .toolFailed(program, status: -1, message: "cannot start \(executable.path): \(error.localizedDescription)")
+        }
+        // Drain standard error on a thread of its own, keeping only the tail.
+        let fd = errorPipe.fileHandleForReading.fileDescriptor
+        let thread = Thread { [errorTail, errorDrained] in
+            var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { break }
+                errorTail.append(buffer[0..<n])
+            }
+            errorDrained.signal()
+        }
+        thread.name = "lamina ffmpeg stderr"
+        thread.start()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// Writes all of `bytes` to the program's standard input; throws when it has stopped reading.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(ExportError) {
+        guard let fd = inputFD, inputOpen else { throw .toolFailed(programName, status: -1, message: "standard input is closed") }
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                // EPIPE: the program exited; its own message says why.
+                closeInput()
+                let status = waitForExit()
+                throw .toolFailed(programName, status: status, message: errorMessage)
+            }
+            offset += n
+        }
+    }
+
+    /// Fills `buffer` from the program's standard output; false at end of output before any byte
+    /// (a partial final chunk also counts as the end).
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        guard let fd = outputFD else { return false }
+        var filled = 0
+        while filled < buffer.count {
+            let n = Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { return false }
+            filled += n
+        }
+        return true
+    }
+
+    /// Closes standard input (the end of the frames), waits for the program, and throws with its
+    /// last error lines when it failed.
+    public func finish() throws(ExportError) {
+        closeInput()
+        let status = waitForExit()
+        guard status == 0 else { throw .toolFailed(programName, status: status, message: errorMessage) }
+    }
+
+    /// Stops the program (SIGTERM) and waits for it; safe to call more than once.
+    public func terminate() {
+        closeInput()
+        // A decoder blocked writing into a full pipe never sees SIGTERM's flag: close our end
+        // (it then gets EPIPE), and kill it if it is still there after a grace period.
+        if outputFD != nil, outputOpen {
+            outputOpen = false
+            try? pipes.first(where: { $0.fileHandleForReading.fileDescriptor == outputFD })?.fileHandleForReading.close()
+        }
+        if process.isRunning {
+            process.terminate()
+            for _ in 0..<200 where process.isRunning { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        _ = waitForExit()
+    }
+
+    /// The program's exit status once it has exited (waits).
+    public func waitForExit() -> Int32 {
+        process.waitUntilExit()
+        errorDrained.wait()
+        errorDrained.signal()  // later callers pass straight through
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
+    /// The last lines the program wrote to standard error.
+    public var errorMessage: String {
+        let text = String(decoding: errorTail.bytes, as: UTF8.self)
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return lines.suffix(4).joined(separator: "; ")
+    }
+
+    private var programName: String { executable.lastPathComponent }
+
+    private func closeInput() {
+        guard inputOpen, let fd = inputFD else { return }
+        inputOpen = false
+        try? pipes.first?.fileHandleForWriting.close()
+        _ = fd
+    }
+
+    /// Runs `program` to completion and returns its standard output (for ffprobe and short jobs).
+    public static func run(program: String = "ffmpeg", arguments: [String]) throws(ExportError) -> [UInt8] {
+        let process = try FFmpegProcess(program: program, arguments: arguments, readsOutput: true)
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(process.outputFD!, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { break }
+            output.append(contentsOf: chunk[0..<n])
+        }
+        try process.finish()
+        return output
+    }
+
+    /// The path of `program` on `PATH`, or nil.
+    public static func locate(_ program: String) -> URL? {
+        if program.contains("/") { return FileManager.default.isExecutableFile(atPath: program) ? URL(fileURLWithPath: program) : nil }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = "\(folder)/\(program)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return URL(fileURLWithPath: candidate) }
+        }
+        return nil
+    }
+
+    /// Linux's `F_SETPIPE_SZ` (not imported from the C headers).
+    private static let setPipeSize: Int32 = 1031
+
+    /// Raises a pipe's buffer to 1 MiB (best effort: an unprivileged process may be capped lower).
+    private static func enlarge(_ fd: Int32) {
+        _ = fcntl(fd, setPipeSize, Int32(1 << 20))
+    }
+
+    /// Ignores SIGPIPE once for the process: a write to an exited ffmpeg then fails with EPIPE.
+    private static let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+}
+
+/// The last 16 KB a program wrote to standard error, shared with the draining thread.
+private final class TailBuffer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [UInt8] = []
+    private let limit = 16 * 1024
+
+    func append(_ chunk: ArraySlice<UInt8>) {
+        lock.withLock {
+            storage.append(contentsOf: chunk)
+            if storage.count > limit { storage.removeFirst(storage.count - limit) }
+        }
+    }
+
+    var bytes: [UInt8] { lock.withLock { storage } }
+}
