@@ -44,7 +44,6 @@ public final class GLRenderer: RenderBackend {
     private var frameNumber = 0
     private static let textureLifetime = 30
     private var targets: [Target] = []
-    private var readback: [UInt8] = []
 
     public private(set) var lastTimings: (composite: Double, readback: Double) = (0, 0)
 
@@ -144,7 +143,10 @@ public final class GLRenderer: RenderBackend {
     private func drawItems(_ items: [DrawItem], images: ImageProvider, passTextures: [Int: GLuint]) {
         let count = items.count
         func depth(_ i: Int) -> GLfloat { 1 - GLfloat(i + 1) / GLfloat(count + 1) }
-        let opaque = items.indices.filter { isOpaque(items[$0], images: images) }
+        var opaque = items.indices.filter { isOpaque(items[$0], images: images) }
+        // With nothing under an opaque item (layers side by side), painter's order already shades
+        // each pixel once: skip the depth buffer and its clear.
+        if !opaque.isEmpty, !Self.opaqueItemsCoverOthers(items, opaque: opaque) { opaque = [] }
         if !opaque.isEmpty {
             // Depth is only needed (and only cleared) when something can hide something.
             glDepthMask(GLboolean(GL_TRUE))
@@ -165,6 +167,21 @@ public final class GLRenderer: RenderBackend {
         flush()
         glDisable(GLenum(GL_DEPTH_TEST))
         glDepthMask(GLboolean(GL_TRUE))
+    }
+
+    /// Whether some opaque item's screen bounds overlap an item drawn before it (which it could
+    /// hide). Checked pairwise for small passes; larger ones are assumed to overlap.
+    private static func opaqueItemsCoverOthers(_ items: [DrawItem], opaque: [Int]) -> Bool {
+        guard items.count <= 64 else { return true }
+        let bounds = items.map(\.screenBounds)
+        for i in opaque {
+            guard let a = bounds[i] else { return true }
+            for j in 0..<i {
+                guard let b = bounds[j] else { return true }
+                if a.intersects(b) { return true }
+            }
+        }
+        return false
     }
 
     /// Whether an item covers its whole quad with alpha 1 (so it may hide what is below).
@@ -425,13 +442,15 @@ public final class GLRenderer: RenderBackend {
 
     /// Reads the bound framebuffer. Its row 0 is the image's top row (the projection put it there).
     private func readFrame(width: Int, height: Int) -> Image? {
-        readback = [UInt8](repeating: 0, count: width * height * 4)
         glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
-        readback.withUnsafeMutableBytes {
-            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), $0.baseAddress)
+        // glReadPixels writes every byte: no zero-filling a frame first (1–2 ms at 1080p).
+        let count = width * height * 4
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer.baseAddress)
+            initialized = count
         }
         checkErrors("read back")
-        return Image(width: width, height: height, pixels: readback)
+        return Image(width: width, height: height, pixels: pixels)
     }
 
     private func checkErrors(_ stage: String) {

@@ -22,6 +22,8 @@ enum BenchCommand {
         var floorFramesPerSecond: Double?
         /// GPU vs CPU on the frame at t = 0.5 s.
         var psnr: Double?, maxDifference: Int?
+        /// Percentage of pixels where some channel differs by more than 2/255.
+        var pixelsOverTolerancePercent: Double?
         var peakMemoryMB: Double
     }
 
@@ -86,6 +88,7 @@ enum BenchCommand {
                 if frames.count == 2, let difference = ImageComparison.compare(frames[0], frames[1]) {
                     row.psnr = difference.psnr
                     row.maxDifference = difference.maxChannelDifference
+                    row.pixelsOverTolerancePercent = 100 * Double(difference.pixelsOverTolerance) / Double(difference.pixelCount)
                 }
                 row.peakMemoryMB = peakMemoryMB()
                 rows.append(row)
@@ -166,7 +169,7 @@ enum BenchCommand {
 
     static func printTable(_ rows: [Row]) {
         let header = ["scene", "size", "gpu fps", "cpu fps", "cpu/gpu", "floor fps", "gpu/floor",
-                      "eval+plan", "raster", "gpu composite", "gpu readback", "cpu composite", "psnr", "max diff", "peak MB"]
+                      "eval+plan", "raster", "gpu composite", "gpu readback", "cpu composite", "psnr", "max diff", "> 2/255", "peak MB"]
         func fixed(_ value: Double?, _ format: String) -> String { value.map { String(format: format, $0) } ?? "-" }
         var lines = [header]
         for r in rows {
@@ -178,7 +181,8 @@ enum BenchCommand {
                           fixed(r.gpu?.rasterMs ?? r.cpu?.rasterMs, "%.2f ms"),
                           fixed(r.gpu?.compositeMs, "%.2f ms"), fixed(r.gpu?.readbackMs, "%.2f ms"), fixed(r.cpu?.compositeMs, "%.2f ms"),
                           r.psnr.map { $0.isInfinite ? "inf" : String(format: "%.1f dB", $0) } ?? "-",
-                          r.maxDifference.map(String.init) ?? "-", String(format: "%.0f", r.peakMemoryMB)])
+                          r.maxDifference.map(String.init) ?? "-", fixed(r.pixelsOverTolerancePercent, "%.3f%%"),
+                          String(format: "%.0f", r.peakMemoryMB)])
         }
         let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
         for line in lines {
@@ -188,7 +192,7 @@ enum BenchCommand {
             }.joined(separator: "  "))
         }
         let backends = [rows.first?.gpu?.backend, rows.first?.cpu?.backend].compactMap { $0 }
-        print("backends: \(backends.joined(separator: ", ")); \(ProcessInfo.processInfo.activeProcessorCount) CPU cores; psnr/max diff: GPU vs CPU frame at t = 0.5 s")
+        print("backends: \(backends.joined(separator: ", ")); \(ProcessInfo.processInfo.activeProcessorCount) CPU cores; psnr, max diff, > 2/255: GPU vs CPU frame at t = 0.5 s")
     }
 
     static func peakMemoryMB() -> Double {

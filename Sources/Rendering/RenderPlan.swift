@@ -133,6 +133,21 @@ public struct RenderPlan: Sendable, Equatable {
 }
 
 extension DrawItem {
+    /// The pixels the item can touch (its quad or polygon projected), nil when part of it lies
+    /// behind the eye (w ≤ 0) and its extent is unbounded.
+    public var screenBounds: CGRect? {
+        let corners = polygon ?? [CGPoint(x: rect.minX, y: rect.minY), CGPoint(x: rect.maxX, y: rect.minY),
+                                  CGPoint(x: rect.maxX, y: rect.maxY), CGPoint(x: rect.minX, y: rect.maxY)]
+        var minX = CGFloat.infinity, minY = CGFloat.infinity, maxX = -CGFloat.infinity, maxY = -CGFloat.infinity
+        for c in corners {
+            let h = transform.transform(x: c.x, y: c.y)
+            guard h.w > 1e-6 else { return nil }
+            let x = h.x / h.w, y = h.y / h.w
+            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+        }
+        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+
     /// The item with its outer edges anti-aliased (`allowsEdgeAntialiasing`): the quad grows by
     /// about one target pixel so coverage can fade out, and coverage is limited to the original
     /// rectangle (or rounded shape), which the shape math anti-aliases in the fragment stage.
