@@ -86,6 +86,45 @@ final class InspectCommandTests: XCTestCase {
      ]}}
     """
 
+    // MARK: - Interrupting a video export
+
+    /// Ctrl-C during `lamina render … -o OUT.mp4` stops ffmpeg, removes the temporary file and
+    /// exits 130: nothing is left under the output's name (or beside it).
+    func testInterruptedVideoExportLeavesNoFile() throws {
+        guard let executable = Self.executable else { throw XCTSkip("no lamina executable") }
+        let scene = try writeScene("long.json", """
+        {"format": 1, "size": [64, 48], "fps": 30, "duration": 600, "background": "#101010",
+         "root": {"sublayers": [{"bounds": [0, 0, 20, 20], "position": [32, 24], "backgroundColor": "#ff0000",
+           "animations": [{"type": "basic", "keyPath": "transform.rotation.z", "toValue": 6.28, "duration": 2,
+                           "repeatCount": 1000}]}]}}
+        """)
+        let errURL = workDirectory.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let err = try FileHandle(forWritingTo: errURL)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["render", scene.path, "-o", "out.mp4", "--backend", "cpu", "--progress"]
+        process.currentDirectoryURL = workDirectory
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Interrupt once frames are flowing (the progress line shows), well before the 18,000th.
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline,
+              !String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self).contains("frame ") {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTAssertTrue(process.isRunning, "the export ended before it could be interrupted")
+        process.interrupt()
+        process.waitUntilExit()
+        try err.close()
+        let stderr = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 130, stderr)
+        let left = try FileManager.default.contentsOfDirectory(atPath: workDirectory.path).filter { $0 != "long.json" && $0 != "stderr" }
+        XCTAssertEqual(left, [], "no output and no temporary file remain")
+    }
+
     // MARK: - Usage
 
     func testHelpExitsZeroAndMentionsInspect() throws {
