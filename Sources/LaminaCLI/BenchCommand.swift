@@ -14,6 +14,11 @@ enum BenchCommand {
     Default sizes: 1280x720 and 1920x1080; --seconds per scene and backend (default 1.5);
     --only keeps the built-in scenes whose name contains TEXT; --threads sets the CPU backend's
     thread count (default: one per core).
+
+    lamina bench --export [--backend gpu|cpu] [--no-memory] [--json]
+    measures an H.264 export of the animated content scene at 1280x720 against its stages in one
+    run: render-only, encode-only and pipelined export frames/s; then the peak memory of a 1,000-
+    and a 10,000-frame export at 320x180 (child processes; --no-memory skips them).
     """
 
     struct Row: Codable {
@@ -34,8 +39,9 @@ enum BenchCommand {
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["--size", "--seconds", "--backend", "--only", "--threads"], flags: ["--json", "--help", "-h"])
+        let args = try Arguments(arguments, valued: ["--size", "--seconds", "--backend", "--only", "--threads"], flags: ["--json", "--help", "-h", "--export", "--no-memory"])
         if args.flags.contains("--help") || args.flags.contains("-h") { print(usage); return 0 }
+        if args.flags.contains("--export") { return try runExport(args) }
         let sizes = try (args.values("--size").isEmpty ? ["1280x720", "1920x1080"] : args.values("--size")).map(RenderCommand.size)
         let seconds = try args.values("--seconds").last.map { try RenderCommand.number($0, "--seconds") } ?? 1.5
         var kinds: [BackendKind] = []
@@ -103,6 +109,31 @@ enum BenchCommand {
             print(String(decoding: try encoder.encode(rows), as: UTF8.self))
         } else {
             printTable(rows)
+        }
+        return 0
+    }
+
+    /// `--export`: export throughput against its stages, and memory over the video's length.
+    static func runExport(_ args: Arguments) throws -> Int32 {
+        let kind = try args.values("--backend").last.map { name throws(UsageError) -> BackendKind in
+            guard let kind = BackendKind(rawValue: name) else { throw UsageError(description: "--backend must be gpu or cpu, not \(name)") }
+            return kind
+        } ?? .gpu
+        let result = try ExportBench.run(backend: kind, frames: 300, memory: !args.flags.contains("--no-memory"))
+        if args.flags.contains("--json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(result), as: UTF8.self))
+            return 0
+        }
+        print("export of \(result.frames) frames, \(result.scene), \(result.size), H.264, \(result.backend) backend:")
+        print(String(format: "  render only  %6.1f fps", result.renderOnlyFramesPerSecond))
+        print(String(format: "  encode only  %6.1f fps", result.encodeOnlyFramesPerSecond))
+        print(String(format: "  export       %6.1f fps  = %.2f× the slower stage (goal ≥ 0.90×)",
+                     result.exportFramesPerSecond, result.exportRatio))
+        if let small = result.peakMemoryMB1000Frames, let large = result.peakMemoryMB10000Frames {
+            print(String(format: "  peak memory, 320x180 export: 1,000 frames %.0f MB, 10,000 frames %.0f MB (%+.1f%%; goal within 10%%)",
+                         small, large, (large / small - 1) * 100))
         }
         return 0
     }

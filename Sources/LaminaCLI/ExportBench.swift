@@ -1,0 +1,116 @@
+import Foundation
+import Lamina
+
+/// `lamina bench --export`: whether an H.264 export runs at the speed of its slowest stage, and
+/// whether its memory stays flat over the length of the video.
+///
+/// In one run, on the animated content scene at 1280×720: render-only frames/s (every frame
+/// evaluated, planned, drawn, read back and dropped), encode-only frames/s (frames rendered
+/// beforehand, piped to the same ffmpeg command), and the pipelined export's frames/s; the goal is
+/// export ≥ 90 % of the slower of the first two. Then the peak resident memory of a 1,000-frame
+/// and a 10,000-frame export (each `lamina render` in a child process, 320×180, same scene).
+enum ExportBench {
+    struct Result: Codable {
+        var scene: String, size: String, backend: String, frames: Int
+        var renderOnlyFramesPerSecond: Double
+        var encodeOnlyFramesPerSecond: Double
+        var exportFramesPerSecond: Double
+        /// Export frames/s over the slower of render-only and encode-only.
+        var exportRatio: Double
+        var peakMemoryMB1000Frames: Double?
+        var peakMemoryMB10000Frames: Double?
+    }
+
+    static func run(backend: BackendKind, frames: Int, memory: Bool) throws -> Result {
+        let (width, height) = (1280, 720)
+        let scene = BenchScenes.content(animated: true, width, height)
+        let builder = RenderPlanBuilder(width: width, height: height, scale: 1, background: CGColor(gray: 0, alpha: 1),
+                                        contentRasterizer: ContentCache())
+        let renderer = try RenderCommand.makeBackend(backend)
+        let images = FileImageProvider()
+        func frame(_ i: Int) -> Image? {
+            renderer.render(builder.plan(for: PresentationTree.evaluate(scene.root, at: Double(i) / 30)), images: images)
+        }
+
+        // Render only.
+        _ = frame(0)
+        var start = CACurrentMediaTime()
+        for i in 0..<frames { _ = frame(i) }
+        let renderOnly = Double(frames) / (CACurrentMediaTime() - start)
+
+        // Encode only: a second of distinct frames, cycled, into the export's own ffmpeg command.
+        let sample = (0..<30).compactMap(frame)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-export-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let settings = EncoderSettings(kind: .h264MP4, width: width, height: height, framesPerSecond: 30, frameCount: frames)
+        start = CACurrentMediaTime()
+        do {
+            let encoder = try FFmpegProcess(arguments: settings.arguments(output: folder.appendingPathComponent("encode.mp4").path),
+                                            writesInput: true)
+            for i in 0..<frames { try sample[i % sample.count].pixels.withUnsafeBytes { try encoder.write($0) } }
+            try encoder.finish()
+        } catch {
+            throw JobFailure(description: "encode-only run: \(error)")
+        }
+        let encodeOnly = Double(frames) / (CACurrentMediaTime() - start)
+
+        // The export: both overlapped.
+        var options = VideoExportOptions(output: folder.appendingPathComponent("export.mp4"), width: width, height: height,
+                                         frames: 0...(frames - 1))
+        options.background = CGColor(gray: 0, alpha: 1)
+        options.backend = backend
+        let exporter = VideoExporter(root: scene.root, options: options)
+        exporter.checksExportTiming = false
+        let summary: ExportSummary
+        do { summary = try exporter.run() } catch { throw JobFailure(description: "export run: \(error)") }
+
+        var result = Result(scene: scene.name, size: "\(width)x\(height)", backend: renderer.name, frames: frames,
+                            renderOnlyFramesPerSecond: renderOnly, encodeOnlyFramesPerSecond: encodeOnly,
+                            exportFramesPerSecond: summary.framesPerSecond,
+                            exportRatio: summary.framesPerSecond / min(renderOnly, encodeOnly))
+        if memory {
+            let sceneFile = folder.appendingPathComponent("content.json")
+            try Data(contentSceneJSON.utf8).write(to: sceneFile)
+            result.peakMemoryMB1000Frames = try childPeakMemory(sceneFile, frames: 1000, backend: backend, folder: folder)
+            result.peakMemoryMB10000Frames = try childPeakMemory(sceneFile, frames: 10000, backend: backend, folder: folder)
+        }
+        return result
+    }
+
+    /// Peak resident memory (MB) of `lamina render SCENE -o OUT.mp4 --frames 0..N−1` in a child process.
+    static func childPeakMemory(_ scene: URL, frames: Int, backend: BackendKind, folder: URL) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        process.arguments = ["render", scene.path, "-o", folder.appendingPathComponent("memory-\(frames).mp4").path,
+                             "--frames", "0..\(frames - 1)", "--backend", backend.rawValue, "--quiet", "--overwrite"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var status: Int32 = 0
+        var usage = rusage()
+        // wait4 gives this child's own peak, not the largest of all children so far.
+        guard wait4(process.processIdentifier, &status, 0, &usage) > 0, status == 0 else {
+            throw JobFailure(description: "the \(frames)-frame export in a child process failed (status \(status))")
+        }
+        return Double(usage.ru_maxrss) / 1024
+    }
+
+    /// A 320×180 overlay scene for the memory runs: text, stroked paths drawn by strokeEnd, a
+    /// gradient and particles, animated without end.
+    static let contentSceneJSON = """
+    {"format": 1, "size": [320, 180], "fps": 30, "duration": 400, "background": "#000000",
+     "root": {"sublayers": [
+       {"type": "gradient", "frame": [0, 0, 320, 180], "colors": ["#1A1A4D", "#80194D", "#E68033"],
+        "startPoint": [0, 0], "endPoint": [1, 1],
+        "animations": [{"type": "basic", "keyPath": "startPoint", "toValue": [1, 0], "duration": 4,
+                        "autoreverses": true, "repeatCount": 1e9}]},
+       {"type": "text", "frame": [10, 10, 300, 24], "string": "Lamina export memory check", "fontSize": 16,
+        "font": "DejaVu Sans"},
+       {"type": "shape", "frame": [120, 60, 80, 80], "path": {"ellipse": [4, 4, 72, 72]}, "fillColor": null,
+        "strokeColor": "#FFFFFF", "lineWidth": 6,
+        "animations": [{"type": "basic", "keyPath": "strokeEnd", "fromValue": 0, "toValue": 1, "duration": 2,
+                        "repeatCount": 1e9}]}
+     ]}}
+    """
+}
