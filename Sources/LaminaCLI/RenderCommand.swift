@@ -23,7 +23,7 @@ enum RenderCommand {
       --scale S           pixels per point (default: the scene's)
       --codec NAME        h264 (mp4, mov), prores (mov), vp9 (webm), gif
       --crf N             quality: H.264 constant quantizer (default 20, lower is better),
-                          VP9 CRF (default 32); ProRes and GIF ignore it
+                          VP9 constant quantizer (default 28); ProRes and GIF ignore it
       --progress          progress line and summary even when standard error is not a terminal
       --quiet             nothing but errors
       --overwrite         replace existing outputs

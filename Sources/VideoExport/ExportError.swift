@@ -2,7 +2,8 @@ import Foundation
 
 /// Why an export (or a decode, probe or join) failed. Every case names the file it is about.
 public enum ExportError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// A program (`ffmpeg`, `ffprobe`) is not on `PATH`.
+    /// A program (`ffmpeg`, `ffprobe`) is not on `PATH`, or not at the path `LAMINA_FFMPEG` gives
+    /// (the associated value is the name or path that was looked for).
     case toolMissing(String)
     /// A program exited with a non-zero status; `message` is the tail of its standard error.
     case toolFailed(String, status: Int32, message: String)
@@ -23,7 +24,11 @@ public enum ExportError: Error, CustomStringConvertible, Sendable, Equatable {
 
     public var description: String {
         switch self {
-        case .toolMissing(let program): "\(program) not found on PATH (install it with tools/install.sh, Debian package ffmpeg)"
+        case .toolMissing(let program):
+            program.contains("/")
+                ? "\((program as NSString).lastPathComponent) not found: no program at \(program); install ffmpeg with "
+                    + "tools/install.sh or `apt-get install ffmpeg`, or set \(FFmpegProcess.programVariable) to its path"
+                : "\(program) not found on PATH; install ffmpeg with tools/install.sh or `apt-get install ffmpeg`"
         case .toolFailed(let program, let status, let message):
             "\(program) failed (exit status \(status))" + (message.isEmpty ? "" : ": \(message)")
         case .outputExists(let path): "\(path): already exists (use --overwrite to replace it)"

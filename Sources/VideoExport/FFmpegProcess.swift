@@ -27,7 +27,8 @@ public final class FFmpegProcess: @unchecked Sendable {
     private let errorTail = TailBuffer()
     private let errorDrained = DispatchSemaphore(value: 0)
 
-    /// Starts `program` (searched on `PATH`) with `arguments`.
+    /// Starts `program` (`ffmpeg` or `ffprobe`, found by `resolve`: `LAMINA_FFMPEG`, else `PATH`)
+    /// with `arguments`.
     ///
     /// - Parameters:
     ///   - writesInput: give the program a pipe on its standard input (`write`), else /dev/null.
@@ -35,7 +36,8 @@ public final class FFmpegProcess: @unchecked Sendable {
     public init(program: String = "ffmpeg", arguments: [String], writesInput: Bool = false,
                 readsOutput: Bool = false) throws(ExportError) {
         _ = Self.ignoreSIGPIPE
-        guard let executable = Self.locate(program) else { throw .toolMissing(program) }
+        let requested = Self.resolve(program)
+        guard let executable = Self.locate(requested) else { throw .toolMissing(requested) }
         self.executable = executable
         self.arguments = arguments
         process.executableURL = executable
@@ -102,7 +104,7 @@ public final class FFmpegProcess: @unchecked Sendable {
                 // EPIPE: the program exited; its own message says why.
                 closeInput()
                 let status = waitForExit()
-                throw .toolFailed(programName, status: status, message: errorMessage)
+                throw .toolFailed(programName, status: status, message: failureMessage)
             }
             offset += n
         }
@@ -127,7 +129,7 @@ public final class FFmpegProcess: @unchecked Sendable {
     public func finish() throws(ExportError) {
         closeInput()
         let status = waitForExit()
-        guard status == 0 else { throw .toolFailed(programName, status: status, message: errorMessage) }
+        guard status == 0 else { throw .toolFailed(programName, status: status, message: failureMessage) }
     }
 
     /// Stops the program (SIGTERM) and waits for it; safe to call more than once.
@@ -162,6 +164,20 @@ public final class FFmpegProcess: @unchecked Sendable {
         return lines.suffix(4).joined(separator: "; ")
     }
 
+    /// Why the program failed: the signal that killed it, if one did, then its last error lines.
+    var failureMessage: String {
+        var parts: [String] = []
+        if !process.isRunning, process.terminationReason == .uncaughtSignal {
+            let signal = process.terminationStatus
+            let names: [Int32: String] = [SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT",
+                                          SIGINT: "SIGINT", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE"]
+            parts.append("killed by signal \(signal)" + (names[signal].map { " (\($0))" } ?? ""))
+        }
+        let lines = errorMessage
+        if !lines.isEmpty { parts.append(lines) }
+        return parts.joined(separator: "; ")
+    }
+
     private var programName: String { executable.lastPathComponent }
 
     private func closeInput() {
@@ -186,7 +202,23 @@ public final class FFmpegProcess: @unchecked Sendable {
         return output
     }
 
-    /// The path of `program` on `PATH`, or nil.
+    /// The environment variable that names the ffmpeg program to run: a path (`/opt/ffmpeg/bin/ffmpeg`)
+    /// or a name searched on `PATH`. With a path, `ffprobe` is taken from the same folder.
+    public static let programVariable = "LAMINA_FFMPEG"
+
+    /// What to run for `program`: the one place `LAMINA_FFMPEG` is read. `ffmpeg` becomes its value;
+    /// `ffprobe` becomes the `ffprobe` beside it when it is a path; anything else stays as it is.
+    public static func resolve(_ program: String) -> String {
+        guard let value = getenv(programVariable).map({ String(cString: $0) }), !value.isEmpty else { return program }
+        switch program {
+        case "ffmpeg": return value
+        case "ffprobe" where value.contains("/"):
+            return ((value as NSString).deletingLastPathComponent as NSString).appendingPathComponent("ffprobe")
+        default: return program
+        }
+    }
+
+    /// The path of `program` on `PATH` (or `program` itself when it is a path and executable), or nil.
     public static func locate(_ program: String) -> URL? {
         if program.contains("/") { return FileManager.default.isExecutableFile(atPath: program) ? URL(fileURLWithPath: program) : nil }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"

@@ -110,9 +110,13 @@ public final class VideoExporter: @unchecked Sendable {
         if !o.overwrite, FileManager.default.fileExists(atPath: outputPath) { throw .outputExists(path: outputPath) }
         let folder = o.output.deletingLastPathComponent().path
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
             throw .cannotWrite(path: outputPath, reason: "no folder \(folder)")
         }
+        guard isFolder.boolValue else { throw .cannotWrite(path: outputPath, reason: "\(folder) is a file, not a folder") }
+        // ffmpeg must be there before anything renders (LAMINA_FFMPEG, else PATH).
+        let ffmpeg = FFmpegProcess.resolve("ffmpeg")
+        guard FFmpegProcess.locate(ffmpeg) != nil else { throw .toolMissing(ffmpeg) }
         let started = BoundedQueue<Int>.now()
         let warnings = checksExportTiming
             ? ExportLint.warnings(root, from: Double(o.frames.lowerBound) / o.framesPerSecond,
@@ -132,6 +136,13 @@ public final class VideoExporter: @unchecked Sendable {
             unlink(temporary)
             if let palette { unlink(palette) }
         }
+        // Create the temporary file now (ffmpeg then replaces it): a folder that refuses new files
+        // (permissions, a read-only file system) fails here, naming the output, before any frame renders.
+        let probe = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard probe >= 0 else {
+            throw .cannotWrite(path: outputPath, reason: "cannot create a file in \(folder): \(String(cString: strerror(errno)))")
+        }
+        close(probe)
         let settings = EncoderSettings(
             kind: kind, width: o.width, height: o.height, framesPerSecond: o.framesPerSecond, quality: o.quality,
             keepsAlpha: (o.background?.alpha ?? 0) < 1, firstFrame: o.frames.lowerBound, frameCount: o.frames.count,

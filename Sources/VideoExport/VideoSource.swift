@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Geometry
 import ImageIO
 
@@ -19,10 +22,7 @@ public struct VideoInfo: Sendable, Equatable {
     /// Probes `url` with ffprobe; errors name the file (missing, unreadable, not a video).
     public static func probe(_ url: URL) throws(ExportError) -> VideoInfo {
         let path = url.path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw .badInput(path: path, reason: "no such file") }
-        guard !isFolder.boolValue else { throw .badInput(path: path, reason: "is a folder, not a video") }
-        guard FileManager.default.isReadableFile(atPath: path) else { throw .badInput(path: path, reason: "cannot read the file") }
+        try checkReadable(path)
         let output: [UInt8]
         do {
             output = try FFmpegProcess.run(program: "ffprobe", arguments: [
@@ -57,6 +57,25 @@ public struct VideoInfo: Sendable, Equatable {
             ?? (video["duration"] as? String).flatMap(Double.init) ?? 0
         let audio = streams.first { ($0["codec_type"] as? String) == "audio" }?["codec_name"] as? String
         return VideoInfo(width: width, height: height, framesPerSecond: rate, duration: duration, rotation: rotation, audioCodec: audio)
+    }
+
+    /// Refuses what ffmpeg cannot read as a file, before ffprobe runs: a missing path, a folder,
+    /// a fifo, device or socket (ffprobe would wait on a fifo with no writer for ever, and the
+    /// input is opened twice: probe, then decode), and a file this process may not open.
+    static func checkReadable(_ path: String) throws(ExportError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw .badInput(path: path, reason: errno == ENOENT ? "no such file" : "cannot read the file: \(String(cString: strerror(errno)))")
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw .badInput(path: path, reason: "is a folder, not a video")
+        case S_IFIFO: throw .badInput(path: path, reason: "is a pipe (fifo), not a video file")
+        default: throw .badInput(path: path, reason: "is not a regular file (a device or socket), not a video file")
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .badInput(path: path, reason: "cannot read the file: \(String(cString: strerror(errno)))") }
+        close(fd)
     }
 
     static func rational(_ text: String?) -> Double? {

@@ -49,14 +49,14 @@ final class EncoderSettingsTests: XCTestCase {
         XCTAssertTrue(alpha.wantsStraightAlpha)
         let opaque = EncoderSettings(kind: .vp9WebM, width: 64, height: 48, framesPerSecond: 30, keepsAlpha: false, frameCount: 3)
         XCTAssertTrue(opaque.arguments(output: "o.webm").contains { $0.hasSuffix("format=yuv420p") })
-        XCTAssertTrue(opaque.arguments(output: "o.webm").contains(sequence: ["-crf", "32", "-b:v", "0"]))
+        XCTAssertTrue(opaque.arguments(output: "o.webm").contains(sequence: ["-crf", "28", "-b:v", "0", "-qmin", "28", "-qmax", "28"]))
     }
 
     func testProRes4444() {
         let s = EncoderSettings(kind: .prores4444, width: 64, height: 48, framesPerSecond: 24, keepsAlpha: true, frameCount: 3)
         let a = s.arguments(output: "o.mov")
         XCTAssertTrue(a.contains(sequence: ["-c:v", "prores_ks", "-profile:v", "4444"]))
-        XCTAssertTrue(a.contains { $0.hasSuffix("format=yuva444p10le") })
+        XCTAssertTrue(a.contains { $0.contains("format=yuva444p10le,setparams=colorspace=bt709:color_primaries=bt709:color_trc=bt709:range=tv") })
         XCTAssertEqual(a.suffix(3), ["-f", "mov", "o.mov"])
     }
 

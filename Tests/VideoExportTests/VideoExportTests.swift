@@ -29,14 +29,15 @@ final class VideoExportTests: XCTestCase {
         XCTAssertEqual(stream["color_range"] as? String, "tv")
         XCTAssertEqual(VideoTestSupport.leftovers(folder), ["tiny.mp4"])
 
-        // Frame 3 decoded against the same frame rendered to pixels (H.264 is lossy: ≥ 30 dB).
+        // Frame 3 decoded against the same frame rendered to pixels (H.264 is lossy: ≥ 35 dB;
+        // every frame and kind: OutputFormatTests).
         let decoded = try VideoTestSupport.decode(url, width: 64, height: 48)
         XCTAssertEqual(decoded.count, 6)
         let renderer = try FrameRenderer(width: 64, height: 48, background: .black, backend: .cpu)
         let reference = try XCTUnwrap(renderer.render(root, at: 3.0 / 30))
         let frame = try XCTUnwrap(Image(width: 64, height: 48, pixels: decoded[3]))
         let difference = try XCTUnwrap(ImageComparison.compare(frame, reference))
-        XCTAssertGreaterThanOrEqual(difference.psnr, 30, "PSNR \(difference.psnr) dB")
+        XCTAssertGreaterThanOrEqual(difference.psnr, 35, "PSNR \(difference.psnr) dB")
     }
 
     func testWebMKeepsAlphaWhenTheBackgroundIsTransparent() throws {

@@ -1,5 +1,8 @@
 import XCTest
 import Lamina
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Small scenes, temporary folders and ffprobe/ffmpeg readers shared by the export tests.
 enum VideoTestSupport {
@@ -11,8 +14,14 @@ enum VideoTestSupport {
         return url
     }
 
-    /// 64×48 points: a soft-edged orange block moving right over a teal field (no hard chroma
-    /// edges, so 4:2:0 does not dominate the error), plus a translucent white card.
+    /// 64×48 points: an orange block moving right over a teal field, plus a translucent white card.
+    ///
+    /// Edges are hard (layers are not edge-antialiased), and orange against teal is a strong chroma
+    /// edge, which 4:2:0 (one chroma sample per 2×2 pixels) cannot keep when it falls inside a pixel
+    /// pair: even losslessly coded, that column pair mixes both colours (measured at qp 20: 29 dB on
+    /// frames whose edge fell on an odd column, 42 dB on the others). So every edge lies on the
+    /// 2-pixel chroma grid: even sizes and offsets, and the block moves 2 pixels a frame at 30 fps
+    /// (60 points/s, x from 14 to 50 over 0.6 s, then it holds).
     static func movingScene(width: CGFloat = 64, height: CGFloat = 48, opaque: Bool = true) -> CALayer {
         let root = CALayer()
         root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
@@ -25,7 +34,7 @@ enum VideoTestSupport {
         let move = CABasicAnimation(keyPath: "position.x")
         move.fromValue = 14
         move.toValue = 50
-        move.duration = 1
+        move.duration = 0.6
         move.fillMode = .both
         move.isRemovedOnCompletion = false
         block.add(move, forKey: "move", atMediaTime: 0)
@@ -63,6 +72,16 @@ enum VideoTestSupport {
             .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
     }
 
+    /// The MD5 of every coded video packet as stored (`-c copy -f framemd5`): equal lists mean
+    /// byte-identical coded frames, whatever the container around them.
+    static func packetHashes(_ url: URL) throws -> [String] {
+        let out = try FFmpegProcess.run(arguments: ["-v", "error", "-nostdin", "-i", url.path, "-map", "0:v", "-c", "copy",
+                                                    "-f", "framemd5", "pipe:1"])
+        return String(decoding: out, as: UTF8.self).split(separator: "\n")
+            .filter { !$0.hasPrefix("#") }
+            .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+    }
+
     /// A generated clip: `filter` from ffmpeg's lavfi sources, with a sine tone as audio.
     static func clip(_ url: URL, video filter: String, seconds: Double, audio: Bool = true) throws {
         var args = ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", filter]
@@ -76,5 +95,129 @@ enum VideoTestSupport {
     /// Files in `folder` other than `keep` (temporary files must not survive an export).
     static func leftovers(_ folder: URL, keep: Set<String> = []) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !keep.contains($0) }
+    }
+
+    /// ffprobe's view of a file: its first video stream (frames counted) and its container.
+    /// `inputFormat` forces a demuxer (`image2` for a PNG sequence pattern).
+    static func probeFile(_ url: URL, inputFormat: String? = nil) throws -> (stream: [String: Any], format: [String: Any]) {
+        var args = ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_streams", "-show_format", "-print_format", "json"]
+        if let inputFormat { args += ["-f", inputFormat] }
+        args.append(url.path)
+        let out = try FFmpegProcess.run(program: "ffprobe", arguments: args)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(out)) as? [String: Any])
+        let stream = try XCTUnwrap((json["streams"] as? [[String: Any]])?.first, "no video stream in \(url.lastPathComponent)")
+        let format = try XCTUnwrap(json["format"] as? [String: Any])
+        return (stream, format)
+    }
+
+    /// Each decoded frame (straight RGBA from ffmpeg, premultiplied here when `straight`) against
+    /// the frame rendered directly at the same time on the CPU backend: the PSNRs in dB.
+    static func psnrs(_ decoded: [[UInt8]], of root: CALayer, width: Int = 64, height: Int = 48, fps: Double,
+                      background: CGColor?, straight: Bool = false) throws -> [Double] {
+        let renderer = try FrameRenderer(width: width, height: height, background: background, backend: .cpu)
+        return try decoded.enumerated().map { index, bytes in
+            var pixels = bytes
+            if straight { PremultipliedAlpha.premultiply(&pixels) }
+            let frame = try XCTUnwrap(Image(width: width, height: height, pixels: pixels))
+            let reference = try XCTUnwrap(renderer.render(root, at: Double(index) / fps))
+            return try XCTUnwrap(ImageComparison.compare(frame, reference)).psnr
+        }
+    }
+
+    // MARK: - The lamina executable
+
+    /// `lamina` next to the test bundle (`.build/<triple>/debug/`), or under the package's `.build`.
+    static let laminaExecutable: URL? = {
+        var folders: [URL] = []
+        if let first = CommandLine.arguments.first {
+            folders.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        folders.append(Bundle.main.bundleURL)
+        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        folders += Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        folders.append(packageRoot.appendingPathComponent(".build/debug"))
+        return folders.map { $0.appendingPathComponent("lamina") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    struct CLIRun {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+    }
+
+    /// A started `lamina` whose standard error goes to a file (read it while it runs).
+    struct CLIProcess {
+        var process: Process
+        var stdoutURL: URL
+        var stderrURL: URL
+        var stderr: String { String(decoding: (try? Data(contentsOf: stderrURL)) ?? Data(), as: UTF8.self) }
+
+        /// Waits for the end (killing it after `timeout` seconds) and collects its output.
+        func finish(timeout: Double = 120) -> CLIRun {
+            let deadline = Date().addingTimeInterval(timeout)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            let out = String(decoding: (try? Data(contentsOf: stdoutURL)) ?? Data(), as: UTF8.self)
+            try? FileManager.default.removeItem(at: stdoutURL)
+            let err = stderr
+            try? FileManager.default.removeItem(at: stderrURL)
+            return CLIRun(status: process.terminationStatus, stdout: out, stderr: err)
+        }
+    }
+
+    /// Starts `lamina arguments` in `folder` with `environment` added to this process's; its
+    /// output goes to files outside `folder` (so that `folder` holds only what lamina writes).
+    static func startLamina(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> CLIProcess {
+        guard let executable = laminaExecutable else {
+            XCTFail("the lamina executable was not found next to the tests; run `swift build --build-tests` first")
+            throw XCTSkip("no lamina executable")
+        }
+        let temp = FileManager.default.temporaryDirectory
+        let outURL = temp.appendingPathComponent("lamina-test-stdout-\(UUID().uuidString)")
+        let errURL = temp.appendingPathComponent("lamina-test-stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        defer { try? out.close(); try? err.close() }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return CLIProcess(process: process, stdoutURL: outURL, stderrURL: errURL)
+    }
+
+    /// Runs `lamina arguments` in `folder` to its end (at most `timeout` seconds).
+    static func lamina(_ arguments: [String], in folder: URL, environment: [String: String] = [:], timeout: Double = 120) throws -> CLIRun {
+        try startLamina(arguments, in: folder, environment: environment).finish(timeout: timeout)
+    }
+
+    /// Processes whose command line contains `fragment` (from `/proc/PID/cmdline`).
+    static func processes(commandLineContaining fragment: String) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), pid != getpid(),
+                  let bytes = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+            let commandLine = String(decoding: bytes.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+            return commandLine.contains(fragment) ? pid : nil
+        }
+    }
+
+    /// Waits up to `timeout` seconds for `condition`.
+    @discardableResult
+    static func wait(_ timeout: Double, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            if Date() > deadline { return false }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return true
     }
 }
