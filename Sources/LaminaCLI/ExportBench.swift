@@ -78,22 +78,28 @@ enum ExportBench {
         return result
     }
 
-    /// Peak resident memory (MB) of `lamina render SCENE -o OUT.mp4 --frames 0..N−1` in a child process.
+    /// Peak resident memory (MB) of `lamina render SCENE -o OUT.mp4 --frames 0..N−1` in a child
+    /// process, as the child reports it in its summary line (getrusage would count the pages
+    /// the child shared with this process before exec).
     static func childPeakMemory(_ scene: URL, frames: Int, backend: BackendKind, folder: URL) throws -> Double {
+        let errors = folder.appendingPathComponent("memory-\(frames).log")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let log = try FileHandle(forWritingTo: errors)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         process.arguments = ["render", scene.path, "-o", folder.appendingPathComponent("memory-\(frames).mp4").path,
-                             "--frames", "0..\(frames - 1)", "--backend", backend.rawValue, "--quiet", "--overwrite"]
+                             "--frames", "0..\(frames - 1)", "--backend", backend.rawValue, "--overwrite", "--progress"]
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = log
         try process.run()
-        var status: Int32 = 0
-        var usage = rusage()
-        // wait4 gives this child's own peak, not the largest of all children so far.
-        guard wait4(process.processIdentifier, &status, 0, &usage) > 0, status == 0 else {
-            throw JobFailure(description: "the \(frames)-frame export in a child process failed (status \(status))")
+        process.waitUntilExit()
+        try log.close()
+        let text = String(decoding: try Data(contentsOf: errors), as: UTF8.self)
+        guard process.terminationStatus == 0, let range = text.range(of: #"peak memory (\d+) MB"#, options: .regularExpression),
+              let megabytes = Double(text[range].split(separator: " ")[2]) else {
+            throw JobFailure(description: "the \(frames)-frame export in a child process failed: \(text.suffix(300))")
         }
-        return Double(usage.ru_maxrss) / 1024
+        return megabytes
     }
 
     /// A 320×180 overlay scene for the memory runs: text, stroked paths drawn by strokeEnd, a

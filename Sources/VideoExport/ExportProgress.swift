@@ -67,11 +67,24 @@ public struct ExportSummary: Sendable {
     public var stages: StageTimes
     /// Animations that would not show in an AVFoundation export (see `ExportLint`).
     public var warnings: [String]
+    /// This process's peak resident memory when the export ended, in bytes (Linux `VmHWM`; 0
+    /// where unknown). It does not grow with the length of the video.
+    public var peakMemoryBytes: Int64 = ExportSummary.peakResidentMemory()
 
-    /// `wrote 300 frames (1280x720) in 5.2 s (57.7 fps), 2.4 MB: out/demo.mp4`
+    /// The process's peak resident set (`VmHWM` of /proc/self/status, which, unlike
+    /// `getrusage`, starts afresh at exec).
+    public static func peakResidentMemory() -> Int64 {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Int64(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kilobytes * 1024
+    }
+
+    /// `wrote 300 frames (1280x720) in 5.2 s (57.7 fps), 2.4 MB: out/demo.mp4; peak memory 134 MB`
     public var line: String {
         let size = bytes >= 1 << 20 ? String(format: "%.1f MB", Double(bytes) / 1_048_576) : String(format: "%.1f KB", Double(bytes) / 1024)
         return "wrote \(frames) frame\(frames == 1 ? "" : "s") (\(width)x\(height)) in \(String(format: "%.1f", seconds)) s "
-            + "(\(String(format: "%.1f", framesPerSecond)) fps), \(size): \(url.path)"
+            + "(\(String(format: "%.1f", framesPerSecond)) fps), \(size): \(url.path); peak memory "
+            + String(format: "%.0f MB", Double(peakMemoryBytes) / 1_048_576)
     }
 }
