@@ -21,38 +21,47 @@ public final class CPURenderer: RenderBackend {
     /// Frames rendered; contents unused for 30 frames are dropped, so content rasterized anew
     /// every frame (an animated path) cannot pile up.
     private var frameNumber = 0
+    /// Pass targets by position in the plan, reused across frames.
+    private var targets: [Texture] = []
+    /// Which opaque item owns each pixel, reused across passes and frames.
+    private var ownerBuffer: UnsafeMutablePointer<Int32>?
+    private var ownerCapacity = 0
 
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.threads = max(1, threads)
     }
+
+    deinit { ownerBuffer?.deallocate() }
 
     /// Draws `plan` and returns the frame (RGBA8 premultiplied, top row first).
     public func render(_ plan: RenderPlan, images: ImageProvider) -> Image? {
         let start = CACurrentMediaTime()
         var passTextures: [Int: Texture] = [:]
         var frame: [UInt8] = []
-        for pass in plan.passes {
+        for (index, pass) in plan.passes.enumerated() {
             guard pass.width > 0, pass.height > 0, pass.width <= 1 << 15, pass.height <= 1 << 15 else { return nil }
-            var pixels = Self.cleared(pass)
+            let target = self.target(index, width: pass.width, height: pass.height)
+            let pixels = target.targetPixels
+            Self.clear(pixels, count: pass.width * pass.height, to: pass.clearColor)
             var segment: [DrawItem] = []
             // A blur replaces the whole target where it stands in the order.
             for item in pass.items {
                 if case .blur(let source, let sigma, let horizontal) = item.paint {
-                    draw(segment, pass: pass, into: &pixels, images: images, passTextures: passTextures)
+                    draw(segment, pass: pass, into: pixels, images: images, passTextures: passTextures)
                     segment.removeAll()
                     if let texture = passTextures[source] {
                         Blur(source: texture, sigma: Float(sigma), horizontal: horizontal)
-                            .apply(into: &pixels, width: pass.width, height: pass.height, threads: threads)
+                            .apply(into: pixels, width: pass.width, height: pass.height, threads: threads)
                     }
                 } else {
                     segment.append(item)
                 }
             }
-            draw(segment, pass: pass, into: &pixels, images: images, passTextures: passTextures)
+            draw(segment, pass: pass, into: pixels, images: images, passTextures: passTextures)
             if pass.id == plan.framePass.id {
-                frame = pixels
+                frame = Array(UnsafeBufferPointer(start: pixels, count: pass.width * pass.height * 4))
             } else {
-                passTextures[pass.id] = Texture(Image(width: pass.width, height: pass.height, pixels: pixels)!)
+                passTextures[pass.id] = target
             }
         }
         frameNumber += 1
@@ -61,19 +70,26 @@ public final class CPURenderer: RenderBackend {
         return Image(width: plan.width, height: plan.height, pixels: frame)
     }
 
-    /// The pass's target filled with its clear colour (rounded to 8 bits as GL's clear does).
-    private static func cleared(_ pass: RenderPass) -> [UInt8] {
-        let c = pass.clearColor
-        let bytes = [c.red, c.green, c.blue, c.alpha].map { UInt8(min(max($0, 0), 1) * 255 + 0.5) }
-        if bytes == [0, 0, 0, 0] { return [UInt8](repeating: 0, count: pass.width * pass.height * 4) }
-        var pixels = [UInt8](repeating: 0, count: pass.width * pass.height * 4)
-        for i in stride(from: 0, to: pixels.count, by: 4) {
-            pixels[i] = bytes[0]; pixels[i + 1] = bytes[1]; pixels[i + 2] = bytes[2]; pixels[i + 3] = bytes[3]
+    /// The target of pass `index`, reused across frames while its size is unchanged (new memory
+    /// every frame would cost page faults on every pixel).
+    private func target(_ index: Int, width: Int, height: Int) -> Texture {
+        if index < targets.count, targets[index].width == width, targets[index].height == height {
+            targets[index].invalidateDerived()
+            return targets[index]
         }
-        return pixels
+        let texture = Texture(target: width, height: height)
+        if index < targets.count { targets[index] = texture } else { targets.append(texture) }
+        return texture
     }
 
-    private func draw(_ items: [DrawItem], pass: RenderPass, into pixels: inout [UInt8], images: ImageProvider,
+    /// Fills a target with a clear colour (rounded to 8 bits as GL's clear does).
+    private static func clear(_ pixels: UnsafeMutablePointer<UInt8>, count: Int, to c: PremultipliedColor) {
+        let bytes = [c.red, c.green, c.blue, c.alpha].map { UInt32(min(max($0, 0), 1) * 255 + 0.5) }
+        let packed = bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24
+        UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt32.self).update(repeating: packed, count: count)
+    }
+
+    private func draw(_ items: [DrawItem], pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, images: ImageProvider,
                       passTextures: [Int: Texture]) {
         guard !items.isEmpty else { return }
         let bounds = CGRect(x: 0, y: 0, width: pass.width, height: pass.height)
@@ -87,16 +103,21 @@ public final class CPURenderer: RenderBackend {
         }
         let opaque = prepared.indices.filter { prepared[$0].isOpaque }
         let translucent = prepared.indices.filter { !prepared[$0].isOpaque }
-        var owner: [Int32] = opaque.isEmpty ? [] : [Int32](repeating: -1, count: pass.width * pass.height)
         let width = pass.width, height = pass.height
-        let bands = threads == 1 ? 1 : min(height, threads * 4)
-        pixels.withUnsafeMutableBufferPointer { target in
-            owner.withUnsafeMutableBufferPointer { owner in
-                let rasterizer = PassRasterizer(target: target.baseAddress!, owner: owner.isEmpty ? nil : owner.baseAddress, width: width)
-                Self.forEachBand(bands, height: height, threads: threads) { rows in
-                    rasterizer.draw(prepared, opaque: opaque, translucent: translucent, rows: rows)
-                }
+        var owner: UnsafeMutablePointer<Int32>?
+        if !opaque.isEmpty {
+            if ownerCapacity < width * height {
+                ownerBuffer?.deallocate()
+                ownerBuffer = .allocate(capacity: width * height)
+                ownerCapacity = width * height
             }
+            owner = ownerBuffer
+            owner?.update(repeating: -1, count: width * height)
+        }
+        let bands = threads == 1 ? 1 : min(height, threads * 4)
+        let rasterizer = PassRasterizer(target: pixels, owner: owner, width: width)
+        Self.forEachBand(bands, height: height, threads: threads) { rows in
+            rasterizer.draw(prepared, opaque: opaque, translucent: translucent, rows: rows)
         }
     }
 

@@ -25,6 +25,23 @@ final class Texture: @unchecked Sendable {
     /// end), for the packed bilinear loop; made once by `makeWideTexels`.
     private(set) var wideTexels: UnsafeMutablePointer<UInt64>?
 
+    /// An uninitialised `width`×`height` target that passes draw into (reused across frames).
+    init(target width: Int, height: Int) {
+        levels = [TextureLevelView(base: UnsafeMutablePointer<UInt8>.allocate(capacity: width * height * 4), width: width, height: height)]
+        isOpaque = false
+    }
+
+    /// The pixels of level 0, for drawing into a pass target.
+    var targetPixels: UnsafeMutablePointer<UInt8> { UnsafeMutablePointer(mutating: levels[0].base) }
+
+    /// Drops what was derived from level 0 (mipmaps, widened texels) before it is drawn anew.
+    func invalidateDerived() {
+        for level in levels.dropFirst() { UnsafeMutablePointer(mutating: level.base).deallocate() }
+        levels.removeSubrange(1...)
+        wideTexels?.deallocate()
+        wideTexels = nil
+    }
+
     deinit {
         for level in levels { UnsafeMutablePointer(mutating: level.base).deallocate() }
         wideTexels?.deallocate()
