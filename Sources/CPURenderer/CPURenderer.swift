@@ -40,27 +40,16 @@ public final class CPURenderer: RenderBackend {
         var frame: [UInt8] = []
         for (index, pass) in plan.passes.enumerated() {
             guard pass.width > 0, pass.height > 0, pass.width <= 1 << 15, pass.height <= 1 << 15 else { return nil }
-            let target = self.target(index, width: pass.width, height: pass.height)
-            let pixels = target.targetPixels
-            Self.clear(pixels, count: pass.width * pass.height, to: pass.clearColor)
-            var segment: [DrawItem] = []
-            // A blur replaces the whole target where it stands in the order.
-            for item in pass.items {
-                if case .blur(let source, let sigma, let horizontal) = item.paint {
-                    draw(segment, pass: pass, into: pixels, images: images, passTextures: passTextures)
-                    segment.removeAll()
-                    if let texture = passTextures[source] {
-                        Blur(source: texture, sigma: Float(sigma), horizontal: horizontal)
-                            .apply(into: pixels, width: pass.width, height: pass.height, threads: threads)
-                    }
-                } else {
-                    segment.append(item)
-                }
-            }
-            draw(segment, pass: pass, into: pixels, images: images, passTextures: passTextures)
             if pass.id == plan.framePass.id {
-                frame = Array(UnsafeBufferPointer(start: pixels, count: pass.width * pass.height * 4))
+                // The frame is drawn straight into the array it is returned in.
+                let count = pass.width * pass.height * 4
+                frame = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    draw(pass, into: buffer.baseAddress!, images: images, passTextures: passTextures)
+                    initialized = count
+                }
             } else {
+                let target = self.target(index, width: pass.width, height: pass.height)
+                draw(pass, into: target.targetPixels, images: images, passTextures: passTextures)
                 passTextures[pass.id] = target
             }
         }
@@ -68,6 +57,27 @@ public final class CPURenderer: RenderBackend {
         if frameNumber % 8 == 0 { contents = contents.filter { frameNumber - $0.value.lastUse <= 30 } }
         lastTimings = (CACurrentMediaTime() - start, 0)
         return Image(width: plan.width, height: plan.height, pixels: frame)
+    }
+
+    /// Clears `pixels` and draws the pass's items into it; a blur replaces the whole target where
+    /// it stands in the order.
+    private func draw(_ pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, images: ImageProvider,
+                      passTextures: [Int: Texture]) {
+        Self.clear(pixels, count: pass.width * pass.height, to: pass.clearColor)
+        var segment: [DrawItem] = []
+        for item in pass.items {
+            if case .blur(let source, let sigma, let horizontal) = item.paint {
+                draw(segment, pass: pass, into: pixels, images: images, passTextures: passTextures)
+                segment.removeAll()
+                if let texture = passTextures[source] {
+                    Blur(source: texture, sigma: Float(sigma), horizontal: horizontal)
+                        .apply(into: pixels, width: pass.width, height: pass.height, threads: threads)
+                }
+            } else {
+                segment.append(item)
+            }
+        }
+        draw(segment, pass: pass, into: pixels, images: images, passTextures: passTextures)
     }
 
     /// The target of pass `index`, reused across frames while its size is unchanged (new memory

@@ -138,22 +138,25 @@ public final class GLRenderer: RenderBackend {
     }
 
     /// Draws a pass's items in painter's order, except that fully opaque items are drawn first,
-    /// front to back, writing depth: every pixel they hide is then rejected before shading (on
-    /// llvmpipe shading is the cost). Translucent items follow in order, tested but not writing depth.
+    /// front to back, writing depth where one can hide another: every pixel they hide is then
+    /// rejected before shading (on llvmpipe shading is the cost). Translucent items follow in
+    /// order, tested but not writing depth.
     private func drawItems(_ items: [DrawItem], images: ImageProvider, passTextures: [Int: GLuint]) {
         let count = items.count
         func depth(_ i: Int) -> GLfloat { 1 - GLfloat(i + 1) / GLfloat(count + 1) }
-        var opaque = items.indices.filter { isOpaque(items[$0], images: images) }
-        // With nothing under an opaque item (layers side by side), painter's order already shades
-        // each pixel once: skip the depth buffer and its clear.
-        if !opaque.isEmpty, !Self.opaqueItemsCoverOthers(items, opaque: opaque) { opaque = [] }
+        let opaque = items.indices.filter { isOpaque(items[$0], images: images) }
         if !opaque.isEmpty {
-            // Depth is only needed (and only cleared) when something can hide something.
-            glDepthMask(GLboolean(GL_TRUE))
-            glClearDepthf(1)
-            glClear(GLbitfield(GL_DEPTH_BUFFER_BIT))
-            glEnable(GLenum(GL_DEPTH_TEST))
-            glDepthFunc(GLenum(GL_LESS))
+            // Opaque items go first without blending. When one can hide another, front to back
+            // writing depth, so hidden pixels are rejected before shading; when none lies over an
+            // earlier item (layers side by side), in any order with no depth buffer at all.
+            let needsDepth = Self.opaqueItemsCoverOthers(items, opaque: opaque)
+            if needsDepth {
+                glDepthMask(GLboolean(GL_TRUE))
+                glClearDepthf(1)
+                glClear(GLbitfield(GL_DEPTH_BUFFER_BIT))
+                glEnable(GLenum(GL_DEPTH_TEST))
+                glDepthFunc(GLenum(GL_LESS))
+            }
             glDisable(GLenum(GL_BLEND))
             for i in opaque.reversed() { enqueue(items[i], depth: depth(i), images: images, passTextures: passTextures) }
             flush()
