@@ -109,6 +109,7 @@ public final class CPURenderer: RenderBackend {
             guard let paint = paint(item, images: images, passTextures: passTextures) else { continue }
             let mask = item.maskPass.flatMap { passTextures[$0] }
             if item.maskPass != nil, mask == nil { continue }
+            mask?.makeWideTexels()
             if let p = PreparedItem(item, order: order, bounds: bounds, paint: paint, mask: mask) { prepared.append(p) }
         }
         let opaque = prepared.indices.filter { prepared[$0].isOpaque }

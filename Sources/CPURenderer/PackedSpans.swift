@@ -108,8 +108,8 @@ extension PassRasterizer {
         }
     }
 
-    /// A bilinear-sampled texture with no shape or mask, faded by the item's opacity and
-    /// multiplied by its tint.
+    /// A bilinear-sampled texture with no shape, faded by the item's opacity, multiplied by its
+    /// tint and by the alpha of its mask (a texture of the same size, sampled at the same place).
     func drawTextured(_ item: PreparedItem, texture: Texture, rows: Range<Int>, claiming: Bool) {
         guard let texels = texture.wideTexels else { return }
         let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
@@ -127,8 +127,13 @@ extension PassRasterizer {
         let v = (item.localY * item.uvScale.y + item.denominator * item.uvOffset.y) * h - item.denominator * 0.5
         let d = item.denominator
         let textureWidth = texture.width, textureHeight = texture.height
+        let maskTexels = item.mask?.wideTexels
         @inline(__always) func sample(_ x: Int32, _ y: Int32) -> UInt64 {
-            let c = PackedSpans.bilinear(texels, width: textureWidth, height: textureHeight, x: x, y: y)
+            var c = PackedSpans.bilinear(texels, width: textureWidth, height: textureHeight, x: x, y: y)
+            if let maskTexels {
+                let a = PackedSpans.bilinear(maskTexels, width: textureWidth, height: textureHeight, x: x, y: y) >> 48
+                c = PackedSpans.scale(c, a + (a >> 7))  // 0…255 → 0…256
+            }
             if let factors { return PackedSpans.multiply(c, factors) }
             return fade < 256 ? PackedSpans.scale(c, fade) : c
         }

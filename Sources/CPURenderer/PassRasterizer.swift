@@ -25,7 +25,8 @@ struct PassRasterizer {
         switch item.paint {
         case .solid(let color) where plain:
             drawSolid(item, color: color, rows: rows, claiming: claiming)
-        case .texture(let texture, .linear, .linear) where plain && texture.wideTexels != nil:
+        case .texture(let texture, .linear, .linear)
+            where item.shape == nil && texture.wideTexels != nil && item.mask.map { $0.wideTexels != nil && $0.width == texture.width && $0.height == texture.height } ?? true:
             drawTextured(item, texture: texture, rows: rows, claiming: claiming)
         case .solid(let color):
             shade(item, rows: rows, claiming: claiming, SolidSource(color: color))
