@@ -39,7 +39,6 @@ extension DrawItem: CustomStringConvertible {
             parts.append("rounded \(Self.format(shape.radius))\(shape.continuous ? " continuous" : "")\(shape.corners == .all ? "" : " corners \(shape.corners.rawValue)")")
         }
         if let borderWidth { parts.append("border \(Self.format(borderWidth))") }
-        if let scissor { parts.append("scissor \(Self.format(scissor))") }
         if let maskPass { parts.append("mask pass \(maskPass)") }
         if let polygon {
             parts.append("piece " + polygon.map { "(\(Self.format($0.x)),\(Self.format($0.y)))" }.joined(separator: " "))

@@ -86,8 +86,6 @@ public struct DrawItem: Sendable, Equatable {
     public var borderWidth: CGFloat?
     /// Anti-alias the quad's outer edges (`allowsEdgeAntialiasing`) where they are not pixel-aligned.
     public var antialiasEdges: Bool
-    /// Pixels outside this rectangle of the pass are not touched (an axis-aligned clip).
-    public var scissor: CGRect?
     /// An offscreen pass whose alpha, sampled at the same place as a `.pass` paint, multiplies
     /// coverage (a `mask` layer).
     public var maskPass: Int?
@@ -103,10 +101,10 @@ public struct DrawItem: Sendable, Equatable {
 
     public init(layer: LayerLabel, role: String, transform: CATransform3D, rect: CGRect, paint: Paint, opacity: Float,
                 shape: RoundedShape? = nil, borderWidth: CGFloat? = nil, antialiasEdges: Bool = false,
-                scissor: CGRect? = nil, maskPass: Int? = nil) {
+                maskPass: Int? = nil) {
         self.layer = layer; self.role = role; self.transform = transform; self.rect = rect; self.paint = paint
         self.opacity = opacity; self.shape = shape; self.borderWidth = borderWidth
-        self.antialiasEdges = antialiasEdges; self.scissor = scissor; self.maskPass = maskPass
+        self.antialiasEdges = antialiasEdges; self.maskPass = maskPass
     }
 }
 
