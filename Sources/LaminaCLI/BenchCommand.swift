@@ -8,9 +8,10 @@ enum BenchCommand {
 
     Renders each built-in benchmark scene (or the scene files given) with both backends, one
     after the other in the same run, and prints frames/s, milliseconds per frame by stage
-    (evaluate, plan, composite, read back), the process's peak memory so far, and how far the
-    two backends' frames agree (PSNR, largest channel difference). For the textured scenes the
-    same quads drawn by a minimal hand-written GL loop (the floor) are timed too.
+    (evaluate + plan, raster contents, composite, read back), the process's peak memory so far,
+    and how far the two backends' frames agree (PSNR, largest channel difference, share of pixels
+    over 2/255). For the textured scenes the same quads drawn by a minimal hand-written GL loop
+    (the floor) are timed too.
     Default sizes: 1280x720 and 1920x1080; --seconds per scene and backend (default 1.5);
     --only keeps the built-in scenes whose name contains TEXT; --threads sets the CPU backend's
     thread count (default: one per core).
