@@ -51,7 +51,7 @@ open class CATextLayer: CALayer {
 
     /// One run per attribute range: font name and size from `.font` (a `UIFont` or a name),
     /// colour from `.foregroundColor` (a `CGColor` or `UIColor`).
-    static func runs(of attributed: NSAttributedString) -> [TextRun] {
+    public static func runs(of attributed: NSAttributedString) -> [TextRun] {
         var runs: [TextRun] = []
         let whole = NSRange(location: 0, length: attributed.length)
         let text = attributed.string as NSString

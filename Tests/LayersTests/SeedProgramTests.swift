@@ -17,6 +17,7 @@ import Animation
 import Layers
 import Presentation
 import SceneFormat
+import ContentRaster
 
 // MARK: - Shared stand-ins for UIKit
 
@@ -154,15 +155,14 @@ private final class THTitleItem {
         let fontSize: CGFloat = useLargeFont ? 64 : 54
         let font = UIFont(name: "GillSans-Bold", size: fontSize)!
 
-        // NOT MECHANICAL: Linux Foundation has no NSAttributedString.Key.font / .foregroundColor
-        // (UIKit defines them), and Lamina does not add them; these are their raw values on Apple.
         let attrs: [NSAttributedString.Key: Any] = [
-            NSAttributedString.Key(rawValue: "NSFont"): font,
-            NSAttributedString.Key(rawValue: "NSColor"): UIColor.white.cgColor,
+            .font: font,
+            .foregroundColor: UIColor.white.cgColor,
         ]
         let string = NSAttributedString(string: text, attributes: attrs)
-        // NOT MECHANICAL: no `NSString.size(withAttributes:)`; the measured size is written in.
-        let textSize = CGSize(width: 380, height: 65)
+        // Measured with the font Lamina draws: GillSans-Bold is not installed on Linux, so
+        // DejaVu Sans Bold, which `Examples/title-card.json` is sized for too.
+        let textSize = text.size(withAttributes: attrs)
 
         let layer = CATextLayer()
         layer.name = "text"
