@@ -79,7 +79,7 @@ public final class ContentCache: ContentRasterizer, Sendable {
             let style = ShapeStyle(fillColor: .white, fillRule: .evenOdd, strokeColor: nil)
             return raster(path, style: style, region: CGRect(x: 0, y: 0, width: 2 * r, height: 2 * r), scale: 1)
         case .text(let text, let size, let scale):
-            let result = TextRasterizer.rasterize(TextRasterInput(text: text, size: size, scale: scale))
+            let result = TextRasterizer.rasterize(TextRasterInput(text: text, size: size, scale: fittingScale(scale, size)))
             warnings = result.warnings
             guard let image = result.image, let cgImage = CGImage(width: image.width, height: image.height, premultipliedRGBA: image.pixels)
             else { return nil }
@@ -87,12 +87,23 @@ public final class ContentCache: ContentRasterizer, Sendable {
         }
     }
 
+    /// The largest side of a content raster, in pixels (a GPU's usual texture limit).
+    public static let maximumSide: CGFloat = 8192
+
+    /// `scale`, lowered where content of `size` points would exceed `maximumSide` pixels: huge
+    /// layers are rasterized coarser and drawn scaled up, never allocated beyond the limit.
+    static func fittingScale(_ scale: CGFloat, _ size: CGSize) -> CGFloat {
+        let longest = max(size.width, size.height, 1e-9)
+        return min(scale, (maximumSide - 2) / longest)
+    }
+
     /// A path drawn over `region` grown to whole pixels, so its pixels line up with the target's.
-    private static func raster(_ path: CGPath, style: ShapeStyle, region: CGRect, scale: CGFloat) -> RasterizedContent? {
-        guard !region.isNull, region.width.isFinite, region.height.isFinite, scale > 0 else { return nil }
+    private static func raster(_ path: CGPath, style: ShapeStyle, region: CGRect, scale requested: CGFloat) -> RasterizedContent? {
+        guard !region.isNull, region.width.isFinite, region.height.isFinite, requested > 0 else { return nil }
+        let scale = fittingScale(requested, region.size)
         let minX = (region.minX * scale).rounded(.down), minY = (region.minY * scale).rounded(.down)
         let maxX = (region.maxX * scale).rounded(.up), maxY = (region.maxY * scale).rounded(.up)
-        guard maxX > minX, maxY > minY, (maxX - minX) * (maxY - minY) <= 16384 * 16384 else { return nil }
+        guard maxX > minX, maxY > minY else { return nil }
         let aligned = CGRect(x: minX / scale, y: minY / scale, width: (maxX - minX) / scale, height: (maxY - minY) / scale)
         guard let image = PathRasterizer.rasterize(ShapeRasterInput(path: path, style: style, region: aligned, scale: scale)),
               let cgImage = CGImage(width: image.width, height: image.height, premultipliedRGBA: image.pixels) else { return nil }

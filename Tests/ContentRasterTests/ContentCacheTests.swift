@@ -77,4 +77,20 @@ final class ContentCacheTests: XCTestCase {
         cache.removeAll(resettingStatistics: true)
         XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 0, misses: 0, count: 0))
     }
+
+    func testHugeContentIsRasterizedWithinTheSideLimit() throws {
+        let cache = ContentCache()
+        var shape = ShapeProperties()
+        shape.path = CGPath(rect: CGRect(x: 0, y: 0, width: 100_000, height: 50))
+        let huge = try XCTUnwrap(cache.rasterize(.shape(shape, scale: 2)))
+        // 100,000 points at 2 px/pt would be 200,000 pixels wide: the raster is made coarser
+        // instead, and still covers the whole path.
+        XCTAssertLessThanOrEqual(CGFloat(huge.image.width), ContentCache.maximumSide)
+        XCTAssertEqual(huge.rect.width, 100_000, accuracy: 100)
+        var text = TextProperties()
+        text.string = "wide"
+        let wide = try XCTUnwrap(cache.rasterize(.text(text, size: CGSize(width: 50_000, height: 40), scale: 2)))
+        XCTAssertLessThanOrEqual(CGFloat(wide.image.width), ContentCache.maximumSide)
+        XCTAssertEqual(wide.rect.size, CGSize(width: 50_000, height: 40))
+    }
 }
