@@ -254,18 +254,29 @@ public final class GLRenderer: RenderBackend {
             flush()
             batchKey = key
         }
-        for value in item.transform.rowMajor { instanceData.append(GLfloat(value)) }
         let s = shape.map { $0.rect } ?? item.rect
         func radius(_ corner: CACornerMask) -> GLfloat {
             guard let shape, shape.corners.contains(corner) else { return 0 }
             return GLfloat(shape.radius)
         }
-        instanceData += [GLfloat(item.rect.minX), GLfloat(item.rect.minY), GLfloat(item.rect.width), GLfloat(item.rect.height),
-                         GLfloat(uv.minX), GLfloat(uv.minY), GLfloat(uv.width), GLfloat(uv.height),
-                         color.red, color.green, color.blue, color.alpha,
-                         GLfloat(s.minX), GLfloat(s.minY), GLfloat(s.width), GLfloat(s.height),
-                         radius(.layerMinXMinYCorner), radius(.layerMaxXMinYCorner), radius(.layerMaxXMaxYCorner), radius(.layerMinXMaxYCorner),
-                         item.opacity, GLfloat(item.borderWidth ?? 0), depth, shape?.continuous == true ? 1 : 0]
+        // Written in place: no temporary arrays per item on the per-frame path.
+        let m = item.transform
+        let base = instanceData.count
+        instanceData.append(contentsOf: repeatElement(0, count: Self.instanceFloats))
+        instanceData.withUnsafeMutableBufferPointer { buffer in
+            var i = base
+            func put(_ v: GLfloat) { buffer[i] = v; i += 1 }
+            func put(_ v: CGFloat) { put(GLfloat(v)) }
+            // The matrix row by row (fed as GL columns, see layer.glsl).
+            put(m.m11); put(m.m12); put(m.m13); put(m.m14); put(m.m21); put(m.m22); put(m.m23); put(m.m24)
+            put(m.m31); put(m.m32); put(m.m33); put(m.m34); put(m.m41); put(m.m42); put(m.m43); put(m.m44)
+            put(item.rect.minX); put(item.rect.minY); put(item.rect.width); put(item.rect.height)
+            put(uv.minX); put(uv.minY); put(uv.width); put(uv.height)
+            put(color.red); put(color.green); put(color.blue); put(color.alpha)
+            put(s.minX); put(s.minY); put(s.width); put(s.height)
+            put(radius(.layerMinXMinYCorner)); put(radius(.layerMaxXMinYCorner)); put(radius(.layerMaxXMaxYCorner)); put(radius(.layerMinXMaxYCorner))
+            put(item.opacity); put(item.borderWidth ?? 0); put(depth); put(GLfloat(shape?.continuous == true ? 1 : 0))
+        }
         instanceCount += 1
         if let polygon = item.polygon {
             // A split piece goes out alone, as a fan over its corners.
