@@ -2,9 +2,13 @@ import Foundation
 import CEGL
 import Synchronization
 
-/// Why no GL context could be made.
+/// Why no GL context (or program) could be made. Its description names the way out, since the
+/// CPU backend draws the same frames without GL.
 public struct GLContextError: Error, CustomStringConvertible {
-    public var description: String
+    /// What failed.
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
+    public var description: String { "\(reason); try --backend cpu" }
 }
 
 /// A headless EGL display and an OpenGL ES 3.0 context on it.
@@ -31,12 +35,12 @@ public final class GLContext {
         eglChooseConfig(display, &configAttributes, &config, 1, &count)
         var contextAttributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
         guard let made = eglCreateContext(display, count > 0 ? config : nil, nil, &contextAttributes) else {
-            throw GLContextError(description: "no OpenGL ES 3 context on the \(platform) EGL display (EGL error 0x\(String(eglGetError(), radix: 16)))")
+            throw GLContextError(reason: "no OpenGL ES 3 context on the \(platform) EGL display (EGL error 0x\(String(eglGetError(), radix: 16)))")
         }
         context = made
         guard eglMakeCurrent(display, nil, nil, context) == EGL_TRUE else {
             eglDestroyContext(display, context)
-            throw GLContextError(description: "cannot make the OpenGL ES context current without a surface (EGL error 0x\(String(eglGetError(), radix: 16)))")
+            throw GLContextError(reason: "cannot make the OpenGL ES context current without a surface (EGL error 0x\(String(eglGetError(), radix: 16)))")
         }
         rendererName = glGetString(GLenum(GL_RENDERER)).map { String(cString: $0) } ?? "unknown"
     }
@@ -103,6 +107,6 @@ public final class GLContext {
             }
         }
         if let d = initialize(eglGetDisplay(nil), "default") { return .success(d) }
-        return .failure(GLContextError(description: "no EGL display: \(tried.joined(separator: "; ")); try --backend cpu"))
+        return .failure(GLContextError(reason: "no EGL display: \(tried.joined(separator: "; "))"))
     }
 }

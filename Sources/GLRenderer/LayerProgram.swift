@@ -35,7 +35,7 @@ struct LayerProgram {
     /// `defines` inserted after the fragment stage's `#version` line.
     static func build(_ source: String, name: String, defines: String = "") throws(GLContextError) -> GLuint {
         guard let vertexRange = source.range(of: "// --- vertex"), let fragmentRange = source.range(of: "// --- fragment") else {
-            throw GLContextError(description: "Shaders/\(name) lacks its '// --- vertex' and '// --- fragment' sections")
+            throw GLContextError(reason: "Shaders/\(name) lacks its '// --- vertex' and '// --- fragment' sections")
         }
         let vertex = String(source[vertexRange.upperBound..<fragmentRange.lowerBound])
         let fragment = String(source[fragmentRange.upperBound...])
@@ -60,7 +60,7 @@ struct LayerProgram {
         guard ok == GL_TRUE else {
             let log = Self.log { glGetShaderInfoLog(shader, $0, nil, $1) }
             glDeleteShader(shader)
-            throw GLContextError(description: "\(name) \(type == GLenum(GL_VERTEX_SHADER) ? "vertex" : "fragment") stage: \(log)")
+            throw GLContextError(reason: "\(name) \(type == GLenum(GL_VERTEX_SHADER) ? "vertex" : "fragment") stage: \(log)")
         }
         return shader
     }
@@ -78,7 +78,7 @@ struct LayerProgram {
         var ok: GLint = 0
         glGetProgramiv(program, GLenum(GL_LINK_STATUS), &ok)
         guard ok == GL_TRUE else {
-            throw GLContextError(description: "\(name) does not link: \(Self.log { glGetProgramInfoLog(program, $0, nil, $1) })")
+            throw GLContextError(reason: "\(name) does not link: \(Self.log { glGetProgramInfoLog(program, $0, nil, $1) })")
         }
         return program
     }

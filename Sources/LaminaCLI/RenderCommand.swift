@@ -118,12 +118,7 @@ enum RenderCommand {
 
     /// The renderer, or the error users need when no EGL display can be made.
     static func makeBackend(_ kind: BackendKind) throws(JobFailure) -> any RenderBackend {
-        do {
-            return try kind.makeBackend()
-        } catch {
-            let hint = error.description.contains("--backend cpu") ? "" : "; try --backend cpu"
-            throw JobFailure(description: error.description + hint)
-        }
+        do { return try kind.makeBackend() } catch { throw JobFailure(description: error.description) }
     }
 
     static func number(_ text: String, _ option: String) throws(UsageError) -> Double {

@@ -128,7 +128,7 @@ public final class VideoExporter: @unchecked Sendable {
         if let composition { info = try VideoInfo.probe(composition.url) }
         let renderer: any RenderBackend
         do { renderer = try o.backend.makeBackend() } catch {
-            throw .invalidSettings(error.description + (error.description.contains("--backend cpu") ? "" : "; try --backend cpu"))
+            throw .invalidSettings(error.description)
         }
         let temporary = Self.temporaryPath(for: o.output)
         var palette: String?
