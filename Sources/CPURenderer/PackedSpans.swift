@@ -122,9 +122,8 @@ extension PassRasterizer {
         }
         let order = item.order
         // Pixel → texel space (minus the half texel), numerators over the shared denominator.
-        let w = Float(texture.width), h = Float(texture.height)
-        let u = (item.localX * item.uvScale.x + item.denominator * item.uvOffset.x) * w - item.denominator * 0.5
-        let v = (item.localY * item.uvScale.y + item.denominator * item.uvOffset.y) * h - item.denominator * 0.5
+        let texel = item.texelNumerators(width: texture.width, height: texture.height)
+        let u = texel.u - item.denominator * 0.5, v = texel.v - item.denominator * 0.5
         let d = item.denominator
         let textureWidth = texture.width, textureHeight = texture.height
         let maskTexels = item.mask?.wideTexels

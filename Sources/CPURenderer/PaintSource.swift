@@ -60,9 +60,7 @@ struct LevelOfDetail {
     let size: SIMD2<Float>
 
     init(_ item: PreparedItem, width: Int, height: Int) {
-        // uv = offset + local · scale, so its numerators are affine in the local ones.
-        u = (item.localX * item.uvScale.x + item.denominator * item.uvOffset.x) * Float(width)
-        v = (item.localY * item.uvScale.y + item.denominator * item.uvOffset.y) * Float(height)
+        (u, v) = item.texelNumerators(width: width, height: height)
         w = item.denominator
         size = SIMD2(Float(width), Float(height))
     }

@@ -61,6 +61,13 @@ struct PreparedItem {
             && item.polygon == nil && paint.isOpaque && (item.tint?.alpha ?? 1) >= 1
     }
 
+    /// Pixel centre → texel coordinates of a `width`×`height` texture: the numerators of u·width
+    /// and v·height over `denominator` (uv = offset + local · scale is affine in the plane).
+    func texelNumerators(width: Int, height: Int) -> (u: SIMD3<Float>, v: SIMD3<Float>) {
+        ((localX * uvScale.x + denominator * uvOffset.x) * Float(width),
+         (localY * uvScale.y + denominator * uvOffset.y) * Float(height))
+    }
+
     /// Item-space point under pixel centre (x, y) (pixel coordinates of the centre).
     @inline(__always)
     func local(_ x: Float, _ y: Float) -> SIMD2<Float> {

@@ -15,10 +15,7 @@ final class Texture: @unchecked Sendable {
         let base = UnsafeMutablePointer<UInt8>.allocate(capacity: image.pixels.count)
         image.pixels.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: $0.count) }
         levels = [TextureLevelView(base: base, width: image.width, height: image.height)]
-        var opaque = true
-        var i = 3
-        while i < image.pixels.count { if base[i] != 255 { opaque = false; break }; i += 4 }
-        isOpaque = opaque
+        isOpaque = image.isOpaque
     }
 
     /// Level 0 with each texel's channels spread into 16-bit lanes (R, B, G, A from the low

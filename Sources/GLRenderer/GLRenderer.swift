@@ -417,8 +417,7 @@ public final class GLRenderer: RenderBackend {
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
         glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
         if mipmapped { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
-        var opaque = true
-        for i in stride(from: 3, to: pixels.pixels.count, by: 4) where pixels.pixels[i] != 255 { opaque = false; break }
+        let opaque = pixels.isOpaque
         textures[key] = (texture, image, mipmapped, opaque)
         return texture
     }

@@ -45,11 +45,7 @@ enum BenchCommand {
         if args.flags.contains("--export") { return try runExport(args) }
         let sizes = try (args.values("--size").isEmpty ? ["1280x720", "1920x1080"] : args.values("--size")).map(RenderCommand.size)
         let seconds = try args.values("--seconds").last.map { try RenderCommand.number($0, "--seconds") } ?? 1.5
-        var kinds: [BackendKind] = []
-        for name in args.values("--backend").isEmpty ? ["gpu", "cpu"] : args.values("--backend") {
-            guard let kind = BackendKind(rawValue: name) else { throw UsageError(description: "--backend must be gpu or cpu, not \(name)") }
-            if !kinds.contains(kind) { kinds.append(kind) }
-        }
+        let kinds = try backends(args, default: [.gpu, .cpu])
         let gl = kinds.contains(.gpu) ? try RenderCommand.makeBackend(.gpu) as? GLRenderer : nil
         let threads = try args.values("--threads").last.map { text throws(UsageError) -> Int in
             guard let n = Int(text), (1...256).contains(n) else { throw UsageError(description: "--threads must be 1…256, not \(text)") }
@@ -97,7 +93,7 @@ enum BenchCommand {
                     row.maxDifference = difference.maxChannelDifference
                     row.pixelsOverTolerancePercent = 100 * Double(difference.pixelsOverTolerance) / Double(difference.pixelCount)
                 }
-                row.peakMemoryMB = peakMemoryMB()
+                row.peakMemoryMB = Double(ExportSummary.peakResidentMemory()) / 1_048_576
                 rows.append(row)
                 if !args.flags.contains("--json") {
                     FileHandle.standardError.write(Data("lamina: measured \(scene.name) at \(width)x\(height)\n".utf8))
@@ -114,12 +110,19 @@ enum BenchCommand {
         return 0
     }
 
+    /// The `--backend` values given (each once, in order), or `defaults`.
+    static func backends(_ args: Arguments, default defaults: [BackendKind]) throws(UsageError) -> [BackendKind] {
+        var kinds: [BackendKind] = []
+        for name in args.values("--backend") {
+            guard let kind = BackendKind(rawValue: name) else { throw UsageError(description: "--backend must be gpu or cpu, not \(name)") }
+            if !kinds.contains(kind) { kinds.append(kind) }
+        }
+        return kinds.isEmpty ? defaults : kinds
+    }
+
     /// `--export`: export throughput against its stages, and memory over the video's length.
     static func runExport(_ args: Arguments) throws -> Int32 {
-        let kind = try args.values("--backend").last.map { name throws(UsageError) -> BackendKind in
-            guard let kind = BackendKind(rawValue: name) else { throw UsageError(description: "--backend must be gpu or cpu, not \(name)") }
-            return kind
-        } ?? .gpu
+        let kind = try backends(args, default: [.gpu]).last ?? .gpu
         let result = try ExportBench.run(backend: kind, frames: 300, memory: !args.flags.contains("--no-memory"))
         if args.flags.contains("--json") {
             let encoder = JSONEncoder()
@@ -225,11 +228,5 @@ enum BenchCommand {
         }
         let backends = [rows.first?.gpu?.backend, rows.first?.cpu?.backend].compactMap { $0 }
         print("backends: \(backends.joined(separator: ", ")); \(ProcessInfo.processInfo.activeProcessorCount) CPU cores; psnr, max diff, > 2/255: GPU vs CPU frame at t = 0.5 s")
-    }
-
-    static func peakMemoryMB() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_maxrss) / 1024
     }
 }

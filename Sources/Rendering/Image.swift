@@ -26,6 +26,15 @@ public struct Image: Sendable, Equatable {
         self.pixels = pixels
     }
 
+    /// Whether every pixel has alpha 1 (drawn unfaded, it hides what is below it).
+    public var isOpaque: Bool {
+        pixels.withUnsafeBufferPointer { p in
+            var i = 3
+            while i < p.count { if p[i] != 255 { return false }; i += 4 }
+            return true
+        }
+    }
+
     /// The premultiplied RGBA of pixel (x, y), (0, 0) being the top left.
     public subscript(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
         let i = (y * width + x) * 4

@@ -77,7 +77,12 @@ final class CPURendererTests: XCTestCase {
     /// Random trees with extreme geometry — edge-on and zero-scale layers, layers behind the eye,
     /// far off-screen, huge — render without trapping, identically twice, and the GPU agrees.
     func testExtremeGeometryRendersDeterministicallyAndAgreesWithTheGPU() throws {
-        var random = SplitMix(seed: 7)
+        // The particle system's hash as the random source: the same scene on every run.
+        var draws = 0
+        func random(_ upper: CGFloat) -> CGFloat {
+            draws += 1
+            return CGFloat(DeterministicRandom.unit(seed: 7, stream: 0, index: 0, draw: draws)) * upper
+        }
         let root = CALayer()
         root.bounds = CGRect(x: 0, y: 0, width: 96, height: 64)
         root.position = CGPoint(x: 48, y: 32)
@@ -87,14 +92,14 @@ final class CPURendererTests: XCTestCase {
         let scales: [CGFloat] = [0, 1e-6, 0.5, 1, 3, 1e4]
         for i in 0..<120 {
             let layer = CALayer()
-            layer.bounds = CGRect(x: 0, y: 0, width: 4 + random.next(40), height: 4 + random.next(40))
-            layer.position = CGPoint(x: random.next(200) - 50, y: random.next(160) - 48)
-            layer.zPosition = random.next(160) - 80
-            layer.backgroundColor = CGColor(red: random.next(1), green: random.next(1), blue: random.next(1), alpha: i % 3 == 0 ? 1 : 0.6)
-            let angle = [0, CGFloat.pi / 2, random.next(7)][i % 3]
+            layer.bounds = CGRect(x: 0, y: 0, width: 4 + random(40), height: 4 + random(40))
+            layer.position = CGPoint(x: random(200) - 50, y: random(160) - 48)
+            layer.zPosition = random(160) - 80
+            layer.backgroundColor = CGColor(red: random(1), green: random(1), blue: random(1), alpha: i % 3 == 0 ? 1 : 0.6)
+            let angle = [0, CGFloat.pi / 2, random(7)][i % 3]
             let s = scales[i % scales.count]
             layer.transform = CATransform3DScale(CATransform3DMakeRotation(angle, i % 2 == 0 ? 0 : 1, 1, 0), s, s, 1)
-            if i % 5 == 0 { layer.cornerRadius = random.next(20) }
+            if i % 5 == 0 { layer.cornerRadius = random(20) }
             root.addSublayer(layer)
         }
         let plan = RenderPlanBuilder(width: 96, height: 64).plan(for: PresentationTree.evaluate(root, at: 0))
@@ -107,19 +112,5 @@ final class CPURendererTests: XCTestCase {
         let difference = try XCTUnwrap(ImageComparison.compare(frame, first))
         XCTAssertGreaterThanOrEqual(difference.psnr, 40)
         XCTAssertLessThanOrEqual(difference.pixelsOverTolerance, difference.pixelCount / 200)
-    }
-}
-
-/// A small deterministic generator for test scenes.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    /// A number in [0, upper).
-    mutating func next(_ upper: CGFloat) -> CGFloat {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return CGFloat(Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)) * upper
     }
 }
