@@ -105,6 +105,18 @@ public struct PresentationTree: Sendable {
         return components.reversed().joined(separator: "/")
     }
 
+    /// `CALayer.contentsAreFlipped()` of layer `index`: an odd number of its ancestors flip
+    /// their geometry.
+    public func contentsAreFlipped(_ index: Int) -> Bool {
+        var flips = 0
+        var current = layers[index].parent
+        while let i = current {
+            if layers[i].properties.isGeometryFlipped { flips += 1 }
+            current = layers[i].parent
+        }
+        return flips % 2 == 1
+    }
+
     /// The first layer whose path is `path`.
     public func layer(atPath path: String) -> PresentedLayer? {
         layers.indices.first { self.path(of: $0) == path }.map { layers[$0] }

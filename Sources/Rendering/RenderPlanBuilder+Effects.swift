@@ -18,7 +18,7 @@ extension RenderPlanBuilder.Walk {
         // The root is y-down (iOS): unflipped contents put `top` at max-y, the screen's bottom,
         // as on iOS; under an odd number of geometry flips gravity swaps and the image is drawn
         // mirrored in its layer so that it stays upright on screen (§11.4).
-        let flipped = contentsAreFlipped(path.index)
+        let flipped = tree.contentsAreFlipped(path.index)
         let destination = ContentsPlacement.rect(gravity: p.contentsGravity, contentSize: logical, in: p.bounds, flipped: flipped)
         guard destination.width > 0, destination.height > 0 else { return }
         let mirror = flipped
@@ -76,17 +76,6 @@ extension RenderPlanBuilder.Walk {
                                      paint: .image(rasterized.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
                                                    minification: .linear, magnification: .linear),
                                      opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing)))
-    }
-
-    /// Whether an odd number of the layer's ancestors flip their geometry (`contentsAreFlipped()`).
-    func contentsAreFlipped(_ index: Int) -> Bool {
-        var flips = 0
-        var current = tree.layers[index].parent
-        while let i = current {
-            if tree.layers[i].properties.isGeometryFlipped { flips += 1 }
-            current = tree.layers[i].parent
-        }
-        return flips % 2 == 1
     }
 
     /// A Gaussian shadow of the layer's composited alpha: the subtree drawn into a pass with a
