@@ -165,6 +165,12 @@ public struct RenderPlanBuilder {
             if !isTransformLayer, let image = video ?? p.contents.image {
                 appendContents(image, of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
             }
+            // An animated `contents` change cross-fades: the new image over the old one at the
+            // animation's fraction, as the fade transition mixes its two states.
+            if !isTransformLayer, video == nil, let next = p.contents.fadingTo, p.contents.fraction > 0 {
+                appendContents(next, of: p, path: path, toTarget: toTarget,
+                               opacity: opacity * Float(min(1, p.contents.fraction)), into: &items)
+            }
             appendRasterizedContent(of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
             // Particles draw above the emitter's border (§15.5); every other sublayer below it.
             let children = layer.sublayersInDrawingOrder.filter { tree.layers[$0].particle == nil }
@@ -292,6 +298,7 @@ public struct RenderPlanBuilder {
                 if i != index, p.opacity <= 0 { continue }
                 if p.backgroundColor.map({ $0.alpha > 0 }) == true { count += 1 }
                 if p.contents.image != nil { count += 1 }
+                if p.contents.fadingTo != nil { count += 1 }
                 switch p.content {
                 case .shape, .text, .gradient: count += 1
                 default: break
