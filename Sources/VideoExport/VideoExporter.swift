@@ -100,6 +100,7 @@ public final class VideoExporter: @unchecked Sendable {
     /// Exports; returns what was written.
     @discardableResult
     public func run() throws(ExportError) -> ExportSummary {
+        LargeAllocations.mapped
         let o = options
         let outputPath = o.output.path
         let kind = try OutputKind.forPath(outputPath, codec: o.codec)
