@@ -19,7 +19,7 @@ enum BenchCommand {
     lamina bench --export [--backend gpu|cpu] [--no-memory] [--json]
     measures an H.264 export of the animated content scene at 1280x720 against its stages in one
     run: render-only, encode-only and pipelined export frames/s; then the peak memory of a 1,000-
-    and a 10,000-frame export at 320x180 (child processes; --no-memory skips them).
+    and a 10,000-frame export of the demo (child processes, several minutes; --no-memory skips them).
     """
 
     struct Row: Codable {
@@ -136,7 +136,7 @@ enum BenchCommand {
         print(String(format: "  export       %6.1f fps  = %.2f× the slower stage (goal ≥ 0.90×)",
                      result.exportFramesPerSecond, result.exportRatio))
         if let small = result.peakMemoryMB1000Frames, let large = result.peakMemoryMB10000Frames {
-            print(String(format: "  peak memory, 320x180 export: 1,000 frames %.0f MB, 10,000 frames %.0f MB (%+.1f%%; goal within 10%%)",
+            print(String(format: "  peak memory, demo export (1280x720 over video): 1,000 frames %.0f MB, 10,000 frames %.0f MB (%+.1f%%; goal within 10%%)",
                          small, large, (large / small - 1) * 100))
         }
         return 0

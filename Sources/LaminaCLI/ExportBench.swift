@@ -8,7 +8,8 @@ import Lamina
 /// evaluated, planned, drawn, read back and dropped), encode-only frames/s (frames rendered
 /// beforehand, piped to the same ffmpeg command), and the pipelined export's frames/s; the goal is
 /// export ≥ 90 % of the slower of the first two. Then the peak resident memory of a 1,000-frame
-/// and a 10,000-frame export (each `lamina render` in a child process, 320×180, same scene).
+/// and a 10,000-frame export of the built-in demo (1280×720 over a decoded video; each in a
+/// child process).
 enum ExportBench {
     struct Result: Codable {
         var scene: String, size: String, backend: String, frames: Int
@@ -17,6 +18,7 @@ enum ExportBench {
         var exportFramesPerSecond: Double
         /// Export frames/s over the slower of render-only and encode-only.
         var exportRatio: Double
+        /// Peak memory of 1,000- and 10,000-frame exports of the demo (1280×720, over video).
         var peakMemoryMB1000Frames: Double?
         var peakMemoryMB10000Frames: Double?
     }
@@ -70,25 +72,24 @@ enum ExportBench {
                             exportFramesPerSecond: summary.framesPerSecond,
                             exportRatio: summary.framesPerSecond / min(renderOnly, encodeOnly))
         if memory {
-            let sceneFile = folder.appendingPathComponent("content.json")
-            try Data(contentSceneJSON.utf8).write(to: sceneFile)
-            result.peakMemoryMB1000Frames = try childPeakMemory(sceneFile, frames: 1000, backend: backend, folder: folder)
-            result.peakMemoryMB10000Frames = try childPeakMemory(sceneFile, frames: 10000, backend: backend, folder: folder)
+            result.peakMemoryMB1000Frames = try childPeakMemory(frames: 1000, backend: backend, folder: folder)
+            result.peakMemoryMB10000Frames = try childPeakMemory(frames: 10000, backend: backend, folder: folder)
         }
         return result
     }
 
-    /// Peak resident memory (MB) of `lamina render SCENE -o OUT.mp4 --frames 0..N−1` in a child
-    /// process, as the child reports it in its summary line (getrusage would count the pages
-    /// the child shared with this process before exec).
-    static func childPeakMemory(_ scene: URL, frames: Int, backend: BackendKind, folder: URL) throws -> Double {
+    /// Peak resident memory (MB) of `lamina demo --frames 0..N−1` in a child process — a
+    /// 1280×720 export composited over a decoded video, with text, paths and images — as the
+    /// child reports it in its summary line (getrusage would count the pages the child shared
+    /// with this process before exec).
+    static func childPeakMemory(frames: Int, backend: BackendKind, folder: URL) throws -> Double {
         let errors = folder.appendingPathComponent("memory-\(frames).log")
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         let log = try FileHandle(forWritingTo: errors)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        process.arguments = ["render", scene.path, "-o", folder.appendingPathComponent("memory-\(frames).mp4").path,
-                             "--frames", "0..\(frames - 1)", "--backend", backend.rawValue, "--overwrite", "--progress"]
+        process.arguments = ["demo", "-o", folder.appendingPathComponent("memory-\(frames).mp4").path,
+                             "--frames", "0..\(frames - 1)", "--backend", backend.rawValue, "--progress"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = log
         try process.run()
@@ -101,22 +102,4 @@ enum ExportBench {
         }
         return megabytes
     }
-
-    /// A 320×180 overlay scene for the memory runs: text, stroked paths drawn by strokeEnd, a
-    /// gradient and particles, animated without end.
-    static let contentSceneJSON = """
-    {"format": 1, "size": [320, 180], "fps": 30, "duration": 400, "background": "#000000",
-     "root": {"sublayers": [
-       {"type": "gradient", "frame": [0, 0, 320, 180], "colors": ["#1A1A4D", "#80194D", "#E68033"],
-        "startPoint": [0, 0], "endPoint": [1, 1],
-        "animations": [{"type": "basic", "keyPath": "startPoint", "toValue": [1, 0], "duration": 4,
-                        "autoreverses": true, "repeatCount": 1e9}]},
-       {"type": "text", "frame": [10, 10, 300, 24], "string": "Lamina export memory check", "fontSize": 16,
-        "font": "DejaVu Sans"},
-       {"type": "shape", "frame": [120, 60, 80, 80], "path": {"ellipse": [4, 4, 72, 72]}, "fillColor": null,
-        "strokeColor": "#FFFFFF", "lineWidth": 6,
-        "animations": [{"type": "basic", "keyPath": "strokeEnd", "fromValue": 0, "toValue": 1, "duration": 2,
-                        "repeatCount": 1e9}]}
-     ]}}
-    """
 }
