@@ -56,18 +56,23 @@ extension RenderPlanBuilder.Walk {
     /// A shape layer's path or a text layer's text, rasterized, between contents and sublayers.
     func appendRasterizedContent(of p: LayerProperties, path: LayerLabel, toTarget: CATransform3D, opacity: Float,
                                  into items: inout [DrawItem]) {
+        guard let rasterizer else { return }
+        // Only shape and text layers get here past the switch: the density (three projections)
+        // is not worked out for every layer of every frame.
+        func scale() -> CGFloat {
+            let density = Self.pixelDensity(toTarget, at: CGPoint(x: p.bounds.midX, y: p.bounds.midY))
+            return ContentRequest.rasterScale(contentsScale: p.contentsScale, density: density)
+        }
         let request: ContentRequest
-        let density = Self.pixelDensity(toTarget, at: CGPoint(x: p.bounds.midX, y: p.bounds.midY))
-        let scale = ContentRequest.rasterScale(contentsScale: p.contentsScale, density: density)
         switch p.content {
         case .shape(let shape) where shape.path != nil:
-            request = .shape(shape, scale: scale)
+            request = .shape(shape, scale: scale())
         case .text(let text) where p.bounds.width > 0 && p.bounds.height > 0:
-            request = .text(text, size: p.bounds.size, scale: scale)
+            request = .text(text, size: p.bounds.size, scale: scale())
         default:
             return
         }
-        guard let rasterized = rasterizer?.rasterize(request) else { return }
+        guard let rasterized = rasterizer.rasterize(request) else { return }
         // Text is laid out from the bounds' origin; shapes are placed where their paths are.
         var rect = rasterized.rect
         if case .text = request { rect = rect.offsetBy(dx: p.bounds.minX, dy: p.bounds.minY) }

@@ -173,14 +173,16 @@ public struct RenderPlanBuilder {
             }
             appendRasterizedContent(of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
             // Particles draw above the emitter's border (§15.5); every other sublayer below it.
-            let children = layer.sublayersInDrawingOrder.filter { tree.layers[$0].particle == nil }
+            let isEmitter = if case .emitter = p.content { true } else { false }
+            let children = isEmitter ? layer.sublayersInDrawingOrder.filter { tree.layers[$0].particle == nil }
+                : layer.sublayersInDrawingOrder
             drawSublayers(children, of: index, toTarget: toTarget, opacity: opacity, into: &items)
             if !isTransformLayer, p.borderWidth > 0, let border = p.borderColor, border.alpha > 0 {
                 items.append(tagged(DrawItem(layer: path, role: "border", transform: toTarget, rect: p.bounds,
                                              paint: .solid(PremultipliedColor(border)), opacity: opacity, shape: shape,
                                              borderWidth: p.borderWidth, antialiasEdges: p.allowsEdgeAntialiasing)))
             }
-            if case .emitter = p.content {
+            if isEmitter {
                 let particles = layer.sublayersInDrawingOrder.filter { tree.layers[$0].particle != nil }
                 drawSublayers(particles, of: index, toTarget: toTarget, opacity: opacity, into: &items)
             }
