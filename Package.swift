@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // Lamina: Core Animation's layer-and-animation model for Linux.
-// Targets follow the pipeline: Geometry → Timing → Animation → Layers → Presentation → SceneFormat;
+// Targets follow the pipeline: Geometry → Timing → Animation → Layers → Presentation → SceneFormat → LottieImport;
 // each imports only the stages before it. `Lamina` re-exports them all.
 import PackageDescription
 
@@ -18,6 +18,9 @@ let package = Package(
         .target(name: "Layers", dependencies: ["Geometry", "Timing", "Animation"]),
         .target(name: "Presentation", dependencies: ["Geometry", "Timing", "Animation", "Layers"]),
         .target(name: "SceneFormat", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation"]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Lottie files as layer trees, as lottie-ios's Core Animation engine builds them.
+        .target(name: "LottieImport", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat", "CZlib"]),
         .target(name: "Rendering", dependencies: ["Geometry", "Layers", "Presentation"]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
@@ -35,7 +38,7 @@ let package = Package(
         // Video output, decoding and compositing through the ffmpeg program.
         .target(name: "VideoExport", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
                                                     "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Snapshot"]),
-        .target(name: "Lamina", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
+        .target(name: "Lamina", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat", "LottieImport",
                                                "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Snapshot", "VideoExport"]),
         .executableTarget(name: "LaminaCLI", dependencies: ["Lamina"]),
         .executableTarget(name: "ModelBenchmark", dependencies: ["Lamina"]),

@@ -17,6 +17,12 @@ public final class FileImageProvider: ImageProvider {
         var pixels: Image?
         if let bytes = image.pixels {
             pixels = Image(width: image.width, height: image.height, pixels: bytes)
+        } else if let encoded = image.encodedData {
+            do {
+                pixels = try ImageFile.decode(encoded)
+            } catch {
+                problems.append("embedded image: \(error.description)")
+            }
         } else if let source = image.source {
             do {
                 pixels = try ImageFile.read(contentsOf: URL(fileURLWithPath: source))

@@ -62,7 +62,7 @@ enum BenchCommand {
                 scenes = []
                 for file in args.positional {
                     do {
-                        let scene = try SceneLoader.load(contentsOf: URL(fileURLWithPath: file))
+                        let scene = try LottieImporter.loadScene(contentsOf: URL(fileURLWithPath: file))
                         scenes.append(BenchScenes.Scene(name: URL(fileURLWithPath: file).lastPathComponent, root: scene.root, floorLayers: nil))
                     } catch {
                         throw JobFailure(description: error.description)

@@ -26,7 +26,7 @@ enum InspectCommand {
         guard !times.isEmpty else { throw UsageError(description: "inspect needs at least one --time") }
         let scene: Scene
         do {
-            scene = try SceneLoader.load(contentsOf: URL(fileURLWithPath: file))
+            scene = try LottieImporter.loadScene(contentsOf: URL(fileURLWithPath: file))
         } catch {
             throw JobFailure(description: error.description)
         }

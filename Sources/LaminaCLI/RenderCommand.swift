@@ -61,7 +61,7 @@ enum RenderCommand {
         if time != nil, isVideo { throw UsageError(description: "--time is for PNG output; a video takes --frames A..B") }
 
         let scene: Scene
-        do { scene = try SceneLoader.load(contentsOf: URL(fileURLWithPath: sceneFile)) } catch { throw JobFailure(description: error.description) }
+        do { scene = try LottieImporter.loadScene(contentsOf: URL(fileURLWithPath: sceneFile)) } catch { throw JobFailure(description: error.description) }
         let fps = try args.values("--fps").last.map { try number($0, "--fps") } ?? scene.framesPerSecond
         guard fps > 0 else { throw UsageError(description: "--fps must be positive") }
         let explicitScale = try args.values("--scale").last.map { try number($0, "--scale") }
@@ -72,7 +72,7 @@ enum RenderCommand {
             (width, height) = try self.size(size)
             // A new size without --scale scales the scene to fit it.
             if explicitScale == nil {
-                scale = scene.scale * min(Double(width) / Double(scene.width), Double(height) / Double(scene.height))
+                scale = scene.scaleToFit(width: width, height: height)
             }
         }
         guard (1...16384).contains(width), (1...16384).contains(height) else {
@@ -109,7 +109,7 @@ enum RenderCommand {
                 throw JobFailure(description: error.description)
             }
         }
-        for problem in images.problems + contents.warnings { FileHandle.standardError.write(Data("lamina: warning: \(problem)\n".utf8)) }
+        for problem in scene.warnings + images.problems + contents.warnings { FileHandle.standardError.write(Data("lamina: warning: \(problem)\n".utf8)) }
         if !args.flags.contains("--quiet"), jobs.count > 1 || isatty(STDERR_FILENO) == 1 {
             FileHandle.standardError.write(Data("lamina: wrote \(jobs.count) frame\(jobs.count == 1 ? "" : "s") (\(width)x\(height)) to \(output)\n".utf8))
         }

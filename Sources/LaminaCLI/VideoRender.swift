@@ -18,7 +18,8 @@ enum VideoRender {
         if let frames {
             range = frames
         } else if let duration = scene.duration ?? inputDuration {
-            range = 0...max(0, Int((duration * fps).rounded()) - 1)
+            let first = Int((scene.startTime * fps).rounded())
+            range = first...max(first, first + Int((duration * fps).rounded()) - 1)
         } else {
             throw UsageError(description: "\(scene.fileURL?.lastPathComponent ?? "scene"): a video needs the scene's \"duration\" or --frames A..B")
         }

@@ -22,6 +22,30 @@ public struct Scene {
     public var video: VideoBinding?
     /// Where the scene was read from.
     public var fileURL: URL?
+    /// Seconds at which a whole-file export begins (a Lottie animation's first frame, `ip / fr`);
+    /// single frames are always placed by absolute time.
+    public var startTime: Double = 0
+    /// The root's size in points when it is not a whole number of pixels at `scale` (a Lottie
+    /// composition of 100 × 58.84): fitting to an output size uses it instead of `width`×`height`.
+    public var pointSize: CGSize?
+    /// Features of the source that are not drawn, one line each, to show the user.
+    public var warnings: [String] = []
+
+    /// A scene of `width`×`height` pixels at scale 1 around `root`.
+    public init(width: Int, height: Int, scale: Double = 1, framesPerSecond: Double, duration: Double? = nil,
+                background: CGColor? = nil, root: CALayer, assets: [String: SceneAsset] = [:], video: VideoBinding? = nil,
+                fileURL: URL? = nil) {
+        self.width = width; self.height = height; self.scale = scale; self.framesPerSecond = framesPerSecond
+        self.duration = duration; self.background = background; self.root = root; self.assets = assets
+        self.video = video; self.fileURL = fileURL
+    }
+
+    /// The scale that fits the scene into `width`×`height` pixels, drawn from the top-left.
+    public func scaleToFit(width w: Int, height h: Int) -> Double {
+        let size = pointSize ?? CGSize(width: Double(width) / scale, height: Double(height) / scale)
+        guard size.width > 0, size.height > 0 else { return scale }
+        return min(Double(w) / size.width, Double(h) / size.height)
+    }
 
     /// The asset name an image was loaded from, for printing presentation values.
     public func assetName(of image: CGImage) -> String? {
@@ -53,4 +77,18 @@ public enum SceneLimits {
     public static let maximumOutputSide = 16_384
     /// Scene files larger than this are refused unread.
     public static let maximumFileBytes = 64 << 20
+}
+
+/// Makes scene-file layers of a type that a later stage knows (`{"type": "lottie", "source": …}`):
+/// `make` builds the layer from the file `source` names, before the layer's own properties are
+/// read; `finish` runs after them (to lay out for the final bounds).
+public struct SceneLayerImporter: Sendable {
+    public var requiredKeys: [String]
+    public var make: @Sendable (URL) throws(SceneLoadError) -> CALayer
+    public var finish: @Sendable (CALayer) -> Void
+
+    public init(requiredKeys: [String], make: @escaping @Sendable (URL) throws(SceneLoadError) -> CALayer,
+                finish: @escaping @Sendable (CALayer) -> Void = { _ in }) {
+        self.requiredKeys = requiredKeys; self.make = make; self.finish = finish
+    }
 }

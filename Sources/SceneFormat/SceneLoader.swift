@@ -26,7 +26,9 @@ public enum SceneLoader {
     }
 
     /// Loads a scene from bytes; `fileName` names it in errors, `baseDirectory` resolves assets.
-    public static func load(bytes: [UInt8], fileName: String, baseDirectory: URL) throws(SceneLoadError) -> Scene {
+    /// `layerImporters` make layers of types this stage does not know (`"lottie"`) from files.
+    public static func load(bytes: [UInt8], fileName: String, baseDirectory: URL,
+                            layerImporters: [String: SceneLayerImporter] = [:]) throws(SceneLoadError) -> Scene {
         let root: JSONNode
         do {
             root = try JSONParser.parse(bytes, maxDepth: 2 * SceneLimits.maximumDepth + 16)
@@ -38,6 +40,7 @@ public enum SceneLoader {
             throw SceneLoadError(problems: [SceneProblem(file: fileName, location: error.location, path: "", reason: reason)])
         }
         let decoder = SceneDecoder(file: fileName, baseDirectory: baseDirectory)
+        decoder.layerImporters = layerImporters
         let scene = decoder.scene(root)
         if let scene, decoder.problems.isEmpty { return scene }
         var sorted = decoder.problems.sorted { ($0.location?.offset ?? -1) < ($1.location?.offset ?? -1) }

@@ -1,0 +1,332 @@
+import Foundation
+import Geometry
+import Layers
+
+/// A shape layer's items as lottie-ios builds them: a layer per group (its transform on it), and
+/// per run of paths that share fills and strokes a `CAShapeLayer` (or a gradient masked by one).
+struct ShapeBuilder {
+    let tree: LayerTreeBuilder
+    let time: TimeContext
+    var animations: AnimationBuilder { tree.animations }
+
+    func build(_ items: [LottieShapeItem], in layer: CALayer, bounds: CGRect) {
+        if let repeaterItem = items.first(where: { if case .repeater = $0.kind { true } else { false } }),
+           case .repeater(let repeater) = repeaterItem.kind {
+            if repeater.copies.isAnimated { tree.warn("animated repeater copies (the first value is drawn, as lottie-ios does)") }
+            let copies = max(0, min(1000, Int(repeater.copies.first.first ?? 1)))
+            let rest = items.filter { if case .repeater = $0.kind { false } else { true } }
+            for index in 0..<copies {
+                for group in groupLayers(rest, isTop: true, bounds: bounds) {
+                    let copy = tree.filling(CALayer(), bounds)
+                    copy.name = "repeater \(index)"
+                    copy.addSublayer(group)
+                    var t = repeater.transform
+                    let n = Double(index)
+                    t.rotationX = t.rotationX.map { $0.map { $0 * n } }
+                    t.rotationY = t.rotationY.map { $0.map { $0 * n } }
+                    t.rotationZ = t.rotationZ.map { $0.map { $0 * n } }
+                    t.position = t.position.map { p in p.map { $0.map { $0 * n } } }
+                    tree.addTransform(t, to: copy, size: bounds.size, time: time)
+                    layer.addSublayer(copy)
+                }
+            }
+            return
+        }
+        for group in groupLayers(items, isTop: true, bounds: bounds) { layer.addSublayer(group) }
+    }
+
+    /// A layer per group, back to front; items beside the groups that draw no path (a fill or
+    /// stroke for all of them) are handed to each group.
+    private func groupLayers(_ items: [LottieShapeItem], isTop: Bool, bounds: CGRect) -> [CALayer] {
+        let visible = items.filter { !$0.hidden }
+        var groups = visible.filter(\.isGroup)
+        var others = visible.filter { !$0.isGroup }
+        if groups.isEmpty, isTop {
+            groups = [LottieShapeItem(kind: .group(others), name: "", hidden: false, reversed: false)]
+            others = []
+        }
+        let inherited = others.contains(where: \.drawsPath) ? [] : others
+        return groups.reversed().compactMap { group in
+            guard case .group(let children) = group.kind else { return nil }
+            return groupLayer(children: children, items: children + inherited, name: group.name, bounds: bounds)
+        }
+    }
+
+    private func groupLayer(children: [LottieShapeItem], items: [LottieShapeItem], name: String, bounds: CGRect) -> CALayer {
+        let layer = tree.filling(CALayer(), bounds)
+        layer.name = name
+        for sub in groupLayers(children, isTop: false, bounds: bounds) { layer.addSublayer(sub) }
+        let nonGroup = items.filter { !$0.isGroup && !$0.hidden }
+        for renderGroup in Self.renderGroups(nonGroup).reversed() {
+            let paths = renderGroup.paths
+            let combinable = paths.count > 1
+                && paths.allSatisfy { if case .path = $0.kind { true } else { false } }
+                && !renderGroup.others.contains { if case .trim = $0.kind { true } else { false } }
+            if combinable {
+                let shapes = paths.compactMap { item -> KeyframeGroup<BezierShape>? in
+                    guard case .path(let g) = item.kind else { return nil }
+                    return item.reversed ? g.map(\.reversedDirection) : g
+                }
+                layer.addSublayer(itemLayer(.combined(shapes), others: renderGroup.others, bounds: bounds))
+            } else {
+                for path in paths { layer.addSublayer(itemLayer(.single(path), others: renderGroup.others, bounds: bounds)) }
+            }
+        }
+        if let transformItem = nonGroup.first(where: { if case .transform = $0.kind { true } else { false } }),
+           case .transform(let t) = transformItem.kind {
+            tree.addTransform(t, to: layer, size: bounds.size, time: time)
+            animations.animate(layer, "opacity", t.opacity, time) { ($0.first ?? 100) / 100 }
+        }
+        return layer
+    }
+
+    struct RenderGroup {
+        var paths: [LottieShapeItem] = []
+        var others: [LottieShapeItem] = []
+    }
+
+    /// Paths and the items that paint them: a fill closes a run of paths (it paints only the
+    /// paths before it); other items apply to every run so far. Fills and strokes with different
+    /// opacities get layers of their own (a layer has one opacity).
+    static func renderGroups(_ items: [LottieShapeItem]) -> [RenderGroup] {
+        var groups = [RenderGroup()]
+        for item in items {
+            if item.drawsPath {
+                groups[groups.count - 1].paths.append(item)
+            } else if item.isFill {
+                groups[groups.count - 1].others.append(item)
+                groups.append(RenderGroup())
+            } else {
+                for i in groups.indices { groups[i].others.append(item) }
+            }
+        }
+        return groups.flatMap { group -> [RenderGroup] in
+            let paints = group.others.filter { $0.isFill || $0.isStroke }
+            let rest = group.others.filter { !($0.isFill || $0.isStroke) }
+            let opacities = paints.compactMap(\.paintOpacity)
+            let identical = opacities.dropFirst().allSatisfy { same($0, opacities[0]) }
+            if identical { return [group] }
+            return paints.map { RenderGroup(paths: group.paths, others: [$0] + rest) }
+        }
+    }
+
+    private static func same(_ a: KeyframeGroup<[Double]>, _ b: KeyframeGroup<[Double]>) -> Bool {
+        a.hasSameTiming(as: b) && zip(a.keyframes, b.keyframes).allSatisfy { $0.value == $1.value }
+    }
+
+    enum PathSource {
+        case single(LottieShapeItem)
+        case combined([KeyframeGroup<BezierShape>])
+    }
+
+    // MARK: - Shape item layers
+
+    private func itemLayer(_ source: PathSource, others: [LottieShapeItem], bounds: CGRect) -> CALayer {
+        let layer = tree.filling(CALayer(), bounds)
+        let rounded = others.lazy.compactMap { item -> KeyframeGroup<[Double]>? in
+            if case .roundedCorners(let r) = item.kind { return r }
+            return nil
+        }.first
+        let trim = others.first { item in
+            guard case .trim(let s, let e, _) = item.kind else { return false }
+            return !(s.allValues { ($0.first ?? 0) == 0 } && e.allValues { ($0.first ?? 100) == 100 })
+        }
+        let gradientFill = others.lazy.compactMap { item -> (LottieGradient, Bool)? in
+            if case .gradientFill(let g, let evenOdd) = item.kind { return (g, evenOdd) }
+            return nil
+        }.first
+        let gradientStroke = others.lazy.compactMap { item -> (LottieGradient, LottieStrokeStyle)? in
+            if case .gradientStroke(let g, let s) = item.kind { return (g, s) }
+            return nil
+        }.first
+        let fill = others.lazy.compactMap { item -> (KeyframeGroup<[Double]>, KeyframeGroup<[Double]>, Bool)? in
+            if case .fill(let c, let o, let evenOdd) = item.kind { return (c, o, evenOdd) }
+            return nil
+        }.first
+        let stroke = others.lazy.compactMap { item -> (KeyframeGroup<[Double]>, LottieStrokeStyle)? in
+            if case .stroke(let c, let s) = item.kind { return (c, s) }
+            return nil
+        }.first
+
+        if let (gradient, evenOdd) = gradientFill {
+            let container = tree.filling(CALayer(), bounds)
+            let pathContainer = tree.filling(CALayer(), bounds)
+            let pathMask = tree.filling(CAShapeLayer(), bounds) as! CAShapeLayer
+            pathMask.fillColor = .black
+            pathMask.fillRule = evenOdd ? .evenOdd : .nonZero
+            pathContainer.mask = pathMask
+            pathContainer.addSublayer(GradientBuilder.layers(gradient, bounds: bounds, animations: animations, time: time))
+            container.addSublayer(pathContainer)
+            let overlay = tree.filling(CAShapeLayer(), bounds) as! CAShapeLayer
+            overlay.fillColor = nil
+            container.addSublayer(overlay)
+            layer.addSublayer(container)
+            addPath(source, to: pathMask, multiplier: 1, rounded: rounded)
+            addPath(source, to: overlay, multiplier: 1, rounded: rounded)
+            if let (color, style) = stroke { addStroke(style, color: color, to: overlay) } else { overlay.strokeColor = nil }
+        } else {
+            let shape = tree.filling(CAShapeLayer(), bounds) as! CAShapeLayer
+            layer.addSublayer(shape)
+            var multiplier = 1
+            if let trim, case .trim(let s, let e, let o) = trim.kind {
+                multiplier = addTrim(start: s, end: e, offset: o, to: shape)
+                if fill != nil { tree.warn("trim paths on filled shapes (only the stroke is trimmed, as lottie-ios does)") }
+            }
+            addPath(source, to: shape, multiplier: multiplier, rounded: rounded)
+            if let (color, opacity, evenOdd) = fill {
+                shape.fillRule = evenOdd ? .evenOdd : .nonZero
+                animations.animate(shape, "fillColor", color, time) { LayerTreeBuilder.color($0) }
+                animations.animate(shape, "opacity", opacity, time) { ($0.first ?? 100) / 100 }
+            } else {
+                shape.fillColor = nil
+            }
+            if let (color, style) = stroke { addStroke(style, color: color, to: shape) } else { shape.strokeColor = nil }
+        }
+
+        if let (gradient, style) = gradientStroke {
+            let container = tree.filling(CALayer(), bounds)
+            let pathMask = tree.filling(CAShapeLayer(), bounds) as! CAShapeLayer
+            pathMask.fillColor = nil
+            pathMask.strokeColor = .black
+            container.mask = pathMask
+            container.addSublayer(GradientBuilder.layers(gradient, bounds: bounds, animations: animations, time: time))
+            layer.addSublayer(container)
+            var multiplier = 1
+            if let trim, case .trim(let s, let e, let o) = trim.kind { multiplier = addTrim(start: s, end: e, offset: o, to: pathMask) }
+            addPath(source, to: pathMask, multiplier: multiplier, rounded: rounded)
+            addStroke(style, color: nil, to: pathMask)
+        }
+        return layer
+    }
+
+    private func addStroke(_ style: LottieStrokeStyle, color: KeyframeGroup<[Double]>?, to shape: CAShapeLayer) {
+        shape.lineJoin = switch style.lineJoin { case .miter: .miter; case .round: .round; case .bevel: .bevel }
+        shape.lineCap = switch style.lineCap { case .butt: .butt; case .round: .round; case .square: .square }
+        shape.miterLimit = style.miterLimit
+        if let color { animations.animate(shape, "strokeColor", color, time) { LayerTreeBuilder.color($0) } }
+        animations.animate(shape, "lineWidth", style.width, time) { $0.first ?? 0 }
+        animations.animate(shape, "opacity", style.opacity, time) { ($0.first ?? 100) / 100 }
+        guard !style.dashes.isEmpty || style.dashOffset != nil else { return }
+        // Zero-length dashes become 0.01 so round caps draw dots (as lottie-ios works around CA).
+        let pattern = style.dashes.map { d -> Double in let v = d.first.first ?? 0; return v == 0 ? 0.01 : v }
+        if !pattern.isEmpty, !pattern.allSatisfy({ $0 == 0.01 }) {
+            shape.lineDashPattern = pattern.map { NSNumber(value: $0) }
+        }
+        if let offset = style.dashOffset { animations.animate(shape, "lineDashPhase", offset, time) { $0.first ?? 0 } }
+    }
+
+    // MARK: - Paths
+
+    private func addPath(_ source: PathSource, to shape: CAShapeLayer, multiplier: Int, rounded: KeyframeGroup<[Double]>?) {
+        func finish(_ b: BezierShape) -> CGPath { Self.duplicated(b, multiplier) }
+        let roundedActive = rounded.map { r in r.keyframes.contains { ($0.value.first ?? 0) > 0 } } ?? false
+        switch source {
+        case .combined(let shapes):
+            let combined = KeyframeCombining.combined(shapes)
+            animations.animate(shape, "path", combined, time) { list -> CGPath in
+                let path = CGMutablePath()
+                for _ in 0..<max(1, multiplier) { for s in list { s.append(to: path) } }
+                return path
+            }
+        case .single(let item):
+            switch item.kind {
+            case .path(let group):
+                let g = item.reversed ? group.map(\.reversedDirection) : group
+                if roundedActive, let rounded {
+                    let combined = KeyframeCombining.combined([g.map { PathOrRadius.path($0) }, rounded.map { PathOrRadius.radius($0.first ?? 0) }])
+                    animations.animate(shape, "path", combined, time) { v in
+                        guard case .path(let p) = v[0], case .radius(let r) = v[1] else { return CGMutablePath() as CGPath }
+                        return finish(p.roundingCorners(radius: r))
+                    }
+                } else {
+                    animations.animate(shape, "path", g, time) { finish($0) }
+                }
+            case .rectangle(let position, let size, let roundness):
+                let radius = roundedActive ? rounded! : roundness
+                let combined = KeyframeCombining.combined([size, position, radius])
+                animations.animate(shape, "path", combined, time) { v in
+                    finish(.rectangle(center: Self.point(v[1]), size: Self.size(v[0]), radius: v[2].first ?? 0, reversed: item.reversed))
+                }
+            case .ellipse(let position, let size):
+                let combined = KeyframeCombining.combined([size, position])
+                animations.animate(shape, "path", combined, time) { v in
+                    finish(.ellipse(center: Self.point(v[1]), size: Self.size(v[0]), reversed: item.reversed))
+                }
+            case .star(let s):
+                if roundedActive { tree.warn("rounded corners on stars and polygons (not supported by lottie-ios's Core Animation engine)") }
+                let combined = KeyframeCombining.combined([s.position, s.outerRadius, s.innerRadius, s.outerRoundness,
+                                                           s.innerRoundness, s.points, s.rotation])
+                animations.animate(shape, "path", combined, time) { v in
+                    let values = BezierShape.StarValues(center: Self.point(v[0]), outerRadius: v[1].first ?? 0, innerRadius: v[2].first ?? 0,
+                                                        outerRoundness: v[3].first ?? 0, innerRoundness: v[4].first ?? 0,
+                                                        points: v[5].first ?? 0, rotation: v[6].first ?? 0)
+                    return finish(.star(values, polygon: s.type == 2, reversed: item.reversed))
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    static func duplicated(_ b: BezierShape, _ times: Int) -> CGPath {
+        let path = CGMutablePath()
+        for _ in 0..<max(1, times) { b.append(to: path) }
+        return path
+    }
+
+    static func point(_ v: [Double]) -> CGPoint { CGPoint(x: v.first ?? 0, y: v.count > 1 ? v[1] : 0) }
+    static func size(_ v: [Double]) -> CGSize { CGSize(width: v.first ?? 0, height: v.count > 1 ? v[1] : 0) }
+
+    // MARK: - Trim
+
+    /// `strokeStart`/`strokeEnd` from a trim; returns how many times the path must be repeated
+    /// for offsets that carry the trim past its end (lottie-ios's path multiplier).
+    private func addTrim(start: KeyframeGroup<[Double]>, end: KeyframeGroup<[Double]>, offset: KeyframeGroup<[Double]>,
+                         to shape: CAShapeLayer) -> Int {
+        var s = start.scalar, e = end.scalar
+        let times = Set(s.keyframes.map(\.time) + e.keyframes.map(\.time))
+        let lessOrEqual = times.allSatisfy { s.value(at: $0) <= e.value(at: $0) }
+        let greaterOrEqual = times.allSatisfy { s.value(at: $0) >= e.value(at: $0) }
+        if !lessOrEqual {
+            if greaterOrEqual {
+                swap(&s, &e)
+            } else {
+                let pair = KeyframeCombining.combined([s, e]).map { v in [min(v[0], v[1]), max(v[0], v[1])] }
+                s = pair.map { $0[0] }; e = pair.map { $0[1] }
+            }
+        }
+        var multiplier = 1
+        let o = offset.scalar
+        if o.keyframes.contains(where: { $0.value != 0 }) {
+            let shifted = KeyframeCombining.combined([s, e, o]).map { v in [v[0] + v[2] / 360 * 100, v[1] + v[2] / 360 * 100] }
+            var ns = shifted.map { $0[0] }, ne = shifted.map { $0[1] }
+            let minimum = (ns.keyframes.map(\.value).min() ?? 0) / 100
+            let maximum = (ne.keyframes.map(\.value).max() ?? 100) / 100
+            let low = minimum.rounded(.down), high = maximum.rounded(.up)
+            if low < 0 {
+                ns = ns.map { $0 + abs(low) * 100 }
+                ne = ne.map { $0 + abs(low) * 100 }
+            }
+            multiplier = max(1, min(100, Int(abs(high) + abs(low))))
+            s = ns; e = ne
+        }
+        let m = Double(multiplier)
+        animations.animate(shape, "strokeStart", s, time) { $0 / m / 100 }
+        animations.animate(shape, "strokeEnd", e, time) { $0 / m / 100 }
+        return multiplier
+    }
+}
+
+/// A path or a corner radius, combined into one keyframe list.
+enum PathOrRadius: LottieInterpolatable {
+    case path(BezierShape)
+    case radius(Double)
+
+    func interpolated(to other: PathOrRadius, fraction t: Double) -> PathOrRadius {
+        switch (self, other) {
+        case (.path(let a), .path(let b)): .path(a.interpolated(to: b, fraction: t))
+        case (.radius(let a), .radius(let b)): .radius(a + (b - a) * t)
+        default: self
+        }
+    }
+}
