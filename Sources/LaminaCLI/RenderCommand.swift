@@ -100,6 +100,7 @@ enum RenderCommand {
                                         contentRasterizer: contents)
         for job in jobs {
             let tree = PresentationTree.evaluate(scene.root, at: job.time)
+            if ProcessInfo.processInfo.environment["LAMINA_PLAN"] != nil { FileHandle.standardError.write(Data(builder.plan(for: tree).description.utf8)) }
             guard let frame = renderer.render(builder.plan(for: tree), images: images) else {
                 throw JobFailure(description: "\(job.path): the renderer returned no frame")
             }

@@ -26,7 +26,8 @@ extension LottieDecoder {
         guard let ty = string(tyNode, o.path("ty")) else { return nil }
         let name = o["nm"].flatMap { string($0, o.path("nm")) } ?? ""
         let hidden = o["hd"].flatMap { bool($0, o.path("hd")) } ?? false
-        let reversed = (o["d"].flatMap { number($0, o.path("d")) } ?? 1) == 3
+        // `d` is the path direction on paths and parametric shapes (on strokes it is the dashes).
+        let reversed = ["sh", "rc", "el", "sr"].contains(ty) && (o["d"].flatMap { number($0, o.path("d")) } ?? 1) == 3
         func prop(_ key: String, _ fallback: [Double]) -> KeyframeGroup<[Double]> { property(o[key], o.path(key), default: fallback) }
         let kind: LottieShapeItem.Kind
         switch ty {

@@ -86,16 +86,18 @@ struct ShapeBuilder {
     }
 
     /// Paths and the items that paint them: a fill closes a run of paths (it paints only the
-    /// paths before it); other items apply to every run so far. Fills and strokes with different
+    /// paths before it, and so do fills right after it); other items apply to every run so far. Fills and strokes with different
     /// opacities get layers of their own (a layer has one opacity).
     static func renderGroups(_ items: [LottieShapeItem]) -> [RenderGroup] {
         var groups = [RenderGroup()]
+        var closed = false
         for item in items {
             if item.drawsPath {
+                if closed { groups.append(RenderGroup()); closed = false }
                 groups[groups.count - 1].paths.append(item)
             } else if item.isFill {
                 groups[groups.count - 1].others.append(item)
-                groups.append(RenderGroup())
+                closed = true
             } else {
                 for i in groups.indices { groups[i].others.append(item) }
             }

@@ -32,6 +32,7 @@ public struct RenderPlanBuilder {
     public func plan(for tree: PresentationTree) -> RenderPlan {
         var walk = Walk(tree: tree, maximumPassSide: maximumPassSide, rasterizer: contentRasterizer)
         walk.videoFrame = videoFrame
+        walk.targetSize = CGSize(width: width, height: height)
         var items: [DrawItem] = []
         if !tree.layers.isEmpty {
             walk.draw(0, toTarget: tree.layers[0].transformToParent.concatenating(CATransform3DMakeScale(scale, scale, 1)),
@@ -88,6 +89,8 @@ public struct RenderPlanBuilder {
         /// The current layer's space → its 3D context, while drawing inside a `CATransformLayer`.
         var toContext: CATransform3D?
         var videoFrame: (@Sendable (ObjectIdentifier) -> CGImage?)?
+        /// The pixel size of the target being drawn into (the frame, or the pass being filled).
+        var targetSize: CGSize = .zero
 
         init(tree: PresentationTree, maximumPassSide: Int, rasterizer: ContentRasterizer?) {
             self.tree = tree
@@ -228,7 +231,9 @@ public struct RenderPlanBuilder {
                               into items: inout [DrawItem]) {
             let layer = tree.layers[index]
             let p = layer.properties
-            let bounds = p.bounds
+            // A pass covers the part of the bounds that can reach the target: a layer far larger
+            // than the frame (a padded gradient) costs no more than the frame.
+            let bounds = Self.visiblePart(of: p.bounds, toTarget: toTarget, targetSize: targetSize)
             guard bounds.width > 0, bounds.height > 0 else { return }
             let density = Self.pixelDensity(toTarget, at: CGPoint(x: bounds.midX, y: bounds.midY))
             let side = CGFloat(maximumPassSide)
@@ -238,6 +243,9 @@ public struct RenderPlanBuilder {
                 .concatenating(CATransform3DMakeScale(CGFloat(passWidth) / bounds.width, CGFloat(passHeight) / bounds.height, 1))
             var passItems: [DrawItem] = []
             let ownContext = toContext
+            let outerSize = targetSize
+            targetSize = CGSize(width: passWidth, height: passHeight)
+            defer { targetSize = outerSize }
             toContext = nil  // the pass is flat; only its composite lives in the 3D context
             drawContent(index, toTarget: toPass, opacity: 1, into: &passItems)
             let passID = passes.count
@@ -259,13 +267,34 @@ public struct RenderPlanBuilder {
                                          clearColor: .clear, items: maskItems))
             }
             let clip = p.masksToBounds
-                ? RoundedShape(rect: bounds, radius: p.cornerRadius, corners: p.maskedCorners, continuous: p.cornerCurve == .continuous)
+                ? RoundedShape(rect: p.bounds, radius: p.cornerRadius, corners: p.maskedCorners, continuous: p.cornerCurve == .continuous)
                 : nil
             toContext = ownContext
+            targetSize = outerSize
             items.append(tagged(DrawItem(layer: label(index), role: "group", transform: toTarget, rect: bounds,
                                          paint: .pass(passID, source: CGRect(x: 0, y: 0, width: 1, height: 1)), opacity: opacity,
                                          shape: clip.flatMap { $0.isRounded ? $0 : nil }, antialiasEdges: p.allowsEdgeAntialiasing,
                                          maskPass: maskID)))
+        }
+
+        /// The part of `bounds` whose image can land in the target (a pixel of margin kept for
+        /// filtering); all of it when the transform is not a plain 2D map or no target is known.
+        static func visiblePart(of bounds: CGRect, toTarget t: CATransform3D, targetSize: CGSize) -> CGRect {
+            // Points of the layer's plane (z = 0) map through m11 m12 m21 m22 m41 m42 when there
+            // is no perspective; flattened matrices qualify too.
+            guard targetSize.width > 0, targetSize.height > 0, t.m14 == 0, t.m24 == 0, t.m44 == 1 else { return bounds }
+            let det = t.m11 * t.m22 - t.m12 * t.m21
+            guard abs(det) > 1e-12 else { return bounds }
+            let target = CGRect(x: -2, y: -2, width: targetSize.width + 4, height: targetSize.height + 4)
+            let corners = [CGPoint(x: target.minX, y: target.minY), CGPoint(x: target.maxX, y: target.minY),
+                           CGPoint(x: target.minX, y: target.maxY), CGPoint(x: target.maxX, y: target.maxY)].map { c in
+                let x = c.x - t.m41, y = c.y - t.m42
+                return CGPoint(x: (x * t.m22 - y * t.m21) / det, y: (y * t.m11 - x * t.m12) / det)
+            }
+            let xs = corners.map(\.x), ys = corners.map(\.y)
+            let seen = CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+            let visible = bounds.intersection(seen)
+            return visible.isNull ? .zero : visible
         }
 
         /// Sublayers of a transform layer share its 3D space: farthest (smallest z) first, z measured
