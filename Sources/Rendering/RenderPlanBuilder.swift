@@ -231,9 +231,12 @@ public struct RenderPlanBuilder {
                               into items: inout [DrawItem]) {
             let layer = tree.layers[index]
             let p = layer.properties
-            // A pass covers the part of the bounds that can reach the target: a layer far larger
-            // than the frame (a padded gradient) costs no more than the frame.
-            let bounds = Self.visiblePart(of: p.bounds, toTarget: toTarget, targetSize: targetSize)
+            // A pass covers what the subtree draws (sublayers and shapes may reach past the
+            // bounds unless they are clipped), and of that only what can reach the target: a
+            // layer far larger than the frame (a padded gradient) costs no more than the frame.
+            let drawn = p.masksToBounds ? p.bounds : extent(of: index, depth: 0)
+            // Without a plain 2D map to clip by, the pass keeps to the bounds, as it always did.
+            let bounds = Self.visiblePart(of: drawn, toTarget: toTarget, targetSize: targetSize) ?? p.bounds
             guard bounds.width > 0, bounds.height > 0 else { return }
             let density = Self.pixelDensity(toTarget, at: CGPoint(x: bounds.midX, y: bounds.midY))
             let side = CGFloat(maximumPassSide)
@@ -277,14 +280,46 @@ public struct RenderPlanBuilder {
                                          maskPass: maskID)))
         }
 
+        /// The box (in the layer's space) that the layer and its sublayers draw into: its bounds,
+        /// a shape's path with its stroke, and each sublayer's box through its 2D placement (the
+        /// bounds alone where a placement is 3D or nesting is too deep to follow).
+        func extent(of index: Int, depth: Int) -> CGRect {
+            let layer = tree.layers[index]
+            let p = layer.properties
+            var box = p.bounds
+            if case .shape(let shape) = p.content, let path = shape.path, !path.isEmpty {
+                let pad = shape.strokeColor == nil ? 0 : shape.lineWidth * max(1, shape.miterLimit) / 2 + 1
+                box = box.union(path.boundingBox.insetBy(dx: -pad, dy: -pad))
+            }
+            if p.shadowOpacity > 0 {
+                let r = p.shadowRadius * 3
+                box = box.union(box.offsetBy(dx: p.shadowOffset.width, dy: p.shadowOffset.height).insetBy(dx: -r, dy: -r))
+            }
+            guard depth < 64, !p.masksToBounds else { return box }
+            for child in layer.sublayersInDrawingOrder {
+                let c = tree.layers[child]
+                let t = c.transformToParent
+                guard t.m14 == 0, t.m24 == 0, t.m44 == 1, t.m13 == 0, t.m23 == 0 else { return p.bounds.union(box) }
+                let e = extent(of: child, depth: depth + 1)
+                guard !e.isNull, e.width.isFinite, e.height.isFinite else { continue }
+                let corners = [CGPoint(x: e.minX, y: e.minY), CGPoint(x: e.maxX, y: e.minY),
+                               CGPoint(x: e.minX, y: e.maxY), CGPoint(x: e.maxX, y: e.maxY)].map { q in
+                    CGPoint(x: q.x * t.m11 + q.y * t.m21 + t.m41, y: q.x * t.m12 + q.y * t.m22 + t.m42)
+                }
+                let xs = corners.map(\.x), ys = corners.map(\.y)
+                box = box.union(CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!))
+            }
+            return box
+        }
+
         /// The part of `bounds` whose image can land in the target (a pixel of margin kept for
-        /// filtering); all of it when the transform is not a plain 2D map or no target is known.
-        static func visiblePart(of bounds: CGRect, toTarget t: CATransform3D, targetSize: CGSize) -> CGRect {
+        /// filtering); nil when the transform is not a plain 2D map or no target is known.
+        static func visiblePart(of bounds: CGRect, toTarget t: CATransform3D, targetSize: CGSize) -> CGRect? {
             // Points of the layer's plane (z = 0) map through m11 m12 m21 m22 m41 m42 when there
             // is no perspective; flattened matrices qualify too.
-            guard targetSize.width > 0, targetSize.height > 0, t.m14 == 0, t.m24 == 0, t.m44 == 1 else { return bounds }
+            guard targetSize.width > 0, targetSize.height > 0, t.m14 == 0, t.m24 == 0, t.m44 == 1 else { return nil }
             let det = t.m11 * t.m22 - t.m12 * t.m21
-            guard abs(det) > 1e-12 else { return bounds }
+            guard abs(det) > 1e-12 else { return nil }
             let target = CGRect(x: -2, y: -2, width: targetSize.width + 4, height: targetSize.height + 4)
             let corners = [CGPoint(x: target.minX, y: target.minY), CGPoint(x: target.maxX, y: target.minY),
                            CGPoint(x: target.minX, y: target.maxY), CGPoint(x: target.maxX, y: target.maxY)].map { c in
