@@ -66,6 +66,12 @@ public final class ContentCache: ContentRasterizer, Sendable {
             guard let path = shape.path else { return nil }
             let style = ShapeStyle(shape)
             return raster(path, style: style, region: PathRasterizer.paintedBounds(of: path, style: style), scale: scale)
+        case .alignedShape(let shape, let scale, let phase, let clip):
+            guard let path = shape.path else { return nil }
+            let style = ShapeStyle(shape)
+            let region = PathRasterizer.paintedBounds(of: path, style: style).intersection(clip)
+            guard !region.isNull, region.width > 0, region.height > 0 else { return nil }
+            return raster(path, style: style, region: region, scale: scale, phase: phase)
         case .filledPath(let path, let scale):
             let style = ShapeStyle(fillColor: .white, fillRule: .nonZero, strokeColor: nil)
             return raster(path, style: style, region: path.boundingBoxOfPath, scale: scale)
@@ -98,11 +104,15 @@ public final class ContentCache: ContentRasterizer, Sendable {
     }
 
     /// A path drawn over `region` grown to whole pixels, so its pixels line up with the target's.
-    private static func raster(_ path: CGPath, style: ShapeStyle, region: CGRect, scale requested: CGFloat) -> RasterizedContent? {
+    /// `phase` shifts the pixel grid by a fraction of a pixel (the grid stays put when the scale
+    /// has to be lowered to fit).
+    private static func raster(_ path: CGPath, style: ShapeStyle, region: CGRect, scale requested: CGFloat,
+                               phase requestedPhase: CGPoint = .zero) -> RasterizedContent? {
         guard !region.isNull, region.width.isFinite, region.height.isFinite, requested > 0 else { return nil }
         let scale = fittingScale(requested, region.size)
-        let minX = (region.minX * scale).rounded(.down), minY = (region.minY * scale).rounded(.down)
-        let maxX = (region.maxX * scale).rounded(.up), maxY = (region.maxY * scale).rounded(.up)
+        let phase = scale == requested ? requestedPhase : .zero
+        let minX = (region.minX * scale + phase.x).rounded(.down) - phase.x, minY = (region.minY * scale + phase.y).rounded(.down) - phase.y
+        let maxX = (region.maxX * scale + phase.x).rounded(.up) - phase.x, maxY = (region.maxY * scale + phase.y).rounded(.up) - phase.y
         guard maxX > minX, maxY > minY else { return nil }
         let aligned = CGRect(x: minX / scale, y: minY / scale, width: (maxX - minX) / scale, height: (maxY - minY) / scale)
         guard let image = PathRasterizer.rasterize(ShapeRasterInput(path: path, style: style, region: aligned, scale: scale)),

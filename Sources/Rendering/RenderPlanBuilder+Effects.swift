@@ -66,7 +66,12 @@ extension RenderPlanBuilder.Walk {
         let request: ContentRequest
         switch p.content {
         case .shape(let shape) where shape.path != nil:
-            request = .shape(shape, scale: scale())
+            if let grid = Self.targetGrid(toTarget, targetSize: targetSize) {
+                // Under a plain scale and move, rasterize on the target's own pixels: no resampling.
+                request = .alignedShape(shape, scale: grid.scale, phase: grid.phase, clip: grid.visible)
+            } else {
+                request = .shape(shape, scale: scale())
+            }
         case .text(let text) where p.bounds.width > 0 && p.bounds.height > 0:
             request = .text(text, size: p.bounds.size, scale: scale())
         default:
@@ -81,6 +86,20 @@ extension RenderPlanBuilder.Walk {
                                      paint: .image(rasterized.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
                                                    minification: .linear, magnification: .linear),
                                      opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing)))
+    }
+
+    /// The target's pixel grid as seen from a layer drawn with `t`, when `t` only scales
+    /// (uniformly, by at most 64) and moves: the scale, the fraction of a pixel the layer's origin
+    /// sits at, and the part of the layer's plane that lands in the target (a margin kept).
+    static func targetGrid(_ t: CATransform3D, targetSize: CGSize) -> (scale: CGFloat, phase: CGPoint, visible: CGRect)? {
+        guard targetSize.width > 0, targetSize.height > 0, t.m12 == 0, t.m21 == 0, t.m14 == 0, t.m24 == 0, t.m44 == 1,
+              t.m11 > 0, t.m11 <= 64, abs(t.m22 - t.m11) <= 1e-9 * t.m11 else { return nil }
+        let s = t.m11
+        let phase = CGPoint(x: t.m41 - t.m41.rounded(.down), y: t.m42 - t.m42.rounded(.down))
+        let margin: CGFloat = 4
+        let visible = CGRect(x: (-margin - t.m41) / s, y: (-margin - t.m42) / s,
+                             width: (targetSize.width + 2 * margin) / s, height: (targetSize.height + 2 * margin) / s)
+        return (s, phase, visible)
     }
 
     /// A Gaussian shadow of the layer's composited alpha: the subtree drawn into a pass with a

@@ -236,14 +236,28 @@ public struct RenderPlanBuilder {
             // layer far larger than the frame (a padded gradient) costs no more than the frame.
             let drawn = p.masksToBounds ? p.bounds : extent(of: index, depth: 0)
             // Without a plain 2D map to clip by, the pass keeps to the bounds, as it always did.
-            let bounds = Self.visiblePart(of: drawn, toTarget: toTarget, targetSize: targetSize) ?? p.bounds
+            var bounds = Self.visiblePart(of: drawn, toTarget: toTarget, targetSize: targetSize) ?? p.bounds
             guard bounds.width > 0, bounds.height > 0 else { return }
-            let density = Self.pixelDensity(toTarget, at: CGPoint(x: bounds.midX, y: bounds.midY))
             let side = CGFloat(maximumPassSide)
-            let passWidth = Int(min(side, max(1, (bounds.width * density).rounded(.up))))
-            let passHeight = Int(min(side, max(1, (bounds.height * density).rounded(.up))))
-            let toPass = CATransform3DMakeTranslation(-bounds.minX, -bounds.minY, 0)
-                .concatenating(CATransform3DMakeScale(CGFloat(passWidth) / bounds.width, CGFloat(passHeight) / bounds.height, 1))
+            var passWidth: Int, passHeight: Int
+            var toPass: CATransform3D
+            if let grid = Self.targetGrid(toTarget, targetSize: targetSize),
+               (bounds.width * grid.scale).rounded(.up) + 2 <= side, (bounds.height * grid.scale).rounded(.up) + 2 <= side {
+                // Under a plain scale and move the pass takes the target's own pixels, so
+                // compositing it back resamples nothing.
+                let s = grid.scale, tx = toTarget.m41, ty = toTarget.m42
+                let x0 = (bounds.minX * s + tx).rounded(.down), y0 = (bounds.minY * s + ty).rounded(.down)
+                let x1 = (bounds.maxX * s + tx).rounded(.up), y1 = (bounds.maxY * s + ty).rounded(.up)
+                passWidth = Int(max(1, x1 - x0)); passHeight = Int(max(1, y1 - y0))
+                bounds = CGRect(x: (x0 - tx) / s, y: (y0 - ty) / s, width: CGFloat(passWidth) / s, height: CGFloat(passHeight) / s)
+                toPass = CATransform3DMakeTranslation(-bounds.minX, -bounds.minY, 0).concatenating(CATransform3DMakeScale(s, s, 1))
+            } else {
+                let density = Self.pixelDensity(toTarget, at: CGPoint(x: bounds.midX, y: bounds.midY))
+                passWidth = Int(min(side, max(1, (bounds.width * density).rounded(.up))))
+                passHeight = Int(min(side, max(1, (bounds.height * density).rounded(.up))))
+                toPass = CATransform3DMakeTranslation(-bounds.minX, -bounds.minY, 0)
+                    .concatenating(CATransform3DMakeScale(CGFloat(passWidth) / bounds.width, CGFloat(passHeight) / bounds.height, 1))
+            }
             var passItems: [DrawItem] = []
             let ownContext = toContext
             let outerSize = targetSize
