@@ -66,12 +66,23 @@ public final class ContentCache: ContentRasterizer, Sendable {
             guard let path = shape.path else { return nil }
             let style = ShapeStyle(shape)
             return raster(path, style: style, region: PathRasterizer.paintedBounds(of: path, style: style), scale: scale)
-        case .alignedShape(let shape, let scale, let phase, let clip):
-            guard let path = shape.path else { return nil }
+        case .alignedShape(var shape, let scale, let stretch, let phase, let clip):
+            guard var path = shape.path else { return nil }
+            var clip = clip
+            if stretch != CGSize(width: 1, height: 1) {
+                let t = CGAffineTransform(scaleX: stretch.width, y: stretch.height)
+                path = path.copy(using: t)
+                shape.path = path
+                clip = clip.applying(t)
+            }
             let style = ShapeStyle(shape)
             let region = PathRasterizer.paintedBounds(of: path, style: style).intersection(clip)
-            guard !region.isNull, region.width > 0, region.height > 0 else { return nil }
-            return raster(path, style: style, region: region, scale: scale, phase: phase)
+            guard !region.isNull, region.width > 0, region.height > 0,
+                  var result = raster(path, style: style, region: region, scale: scale, phase: phase) else { return nil }
+            // Back into the layer's own (unstretched) points.
+            result.rect = CGRect(x: result.rect.minX / stretch.width, y: result.rect.minY / stretch.height,
+                                 width: result.rect.width / stretch.width, height: result.rect.height / stretch.height)
+            return result
         case .filledPath(let path, let scale):
             let style = ShapeStyle(fillColor: .white, fillRule: .nonZero, strokeColor: nil)
             return raster(path, style: style, region: path.boundingBoxOfPath, scale: scale)

@@ -7,10 +7,11 @@ import Layers
 public enum ContentRequest: Hashable, Sendable {
     /// A `CAShapeLayer`'s path, filled and stroked with its properties (§15.1), at `scale` pixels per point.
     case shape(ShapeProperties, scale: CGFloat)
-    /// A shape drawn 1:1 onto the target's pixel grid: `scale` pixels per point exactly, the
+    /// A shape drawn 1:1 onto the target's pixel grid: `scale` pixels per point exactly after the
+    /// path is stretched by `stretch` (a near-uniform scale's x and y parts over `scale`), the
     /// raster's pixels offset by `phase` (0…1, the target position's fraction) so they coincide
     /// with the target's, and only the part inside `clip` (layer points) rasterized.
-    case alignedShape(ShapeProperties, scale: CGFloat, phase: CGPoint, clip: CGRect)
+    case alignedShape(ShapeProperties, scale: CGFloat, stretch: CGSize, phase: CGPoint, clip: CGRect)
     /// A `CATextLayer`'s text laid out in bounds of `size` points, at `scale` pixels per point.
     case text(TextProperties, size: CGSize, scale: CGFloat)
     /// A path filled opaque white with the non-zero rule (a shadow's shape), at `scale` pixels per point.

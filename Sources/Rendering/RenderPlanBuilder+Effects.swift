@@ -68,7 +68,7 @@ extension RenderPlanBuilder.Walk {
         case .shape(let shape) where shape.path != nil:
             if let grid = Self.targetGrid(toTarget, targetSize: targetSize) {
                 // Under a plain scale and move, rasterize on the target's own pixels: no resampling.
-                request = .alignedShape(shape, scale: grid.scale, phase: grid.phase, clip: grid.visible)
+                request = .alignedShape(shape, scale: grid.scale, stretch: grid.stretch, phase: grid.phase, clip: grid.visible)
             } else {
                 request = .shape(shape, scale: scale())
             }
@@ -88,18 +88,23 @@ extension RenderPlanBuilder.Walk {
                                      opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing)))
     }
 
-    /// The target's pixel grid as seen from a layer drawn with `t`, when `t` only scales
-    /// (uniformly, by at most 64) and moves: the scale, the fraction of a pixel the layer's origin
-    /// sits at, and the part of the layer's plane that lands in the target (a margin kept).
-    static func targetGrid(_ t: CATransform3D, targetSize: CGSize) -> (scale: CGFloat, phase: CGPoint, visible: CGRect)? {
-        guard targetSize.width > 0, targetSize.height > 0, t.m12 == 0, t.m21 == 0, t.m14 == 0, t.m24 == 0, t.m44 == 1,
-              t.m11 > 0, t.m11 <= 64, abs(t.m22 - t.m11) <= 1e-9 * t.m11 else { return nil }
-        let s = t.m11
+    /// The target's pixel grid as seen from a layer drawn with `t`, when `t` only scales (by at
+    /// most 64, x and y within 2 % of each other) and moves: the mean scale, the x and y scales
+    /// over it, the fraction of a pixel the layer's origin sits at, and the part of the layer's
+    /// plane that lands in the target (a margin kept).
+    static func targetGrid(_ t: CATransform3D, targetSize: CGSize)
+        -> (scale: CGFloat, stretch: CGSize, phase: CGPoint, visible: CGRect)? {
+        // Tolerances absorb the rounding of transforms rebuilt from components (a zero rotation).
+        guard targetSize.width > 0, targetSize.height > 0, t.m11 > 0, t.m22 > 0, t.m11 <= 64, t.m22 <= 64,
+              abs(t.m12) <= 1e-9 * t.m11, abs(t.m21) <= 1e-9 * t.m22, abs(t.m14) <= 1e-12, abs(t.m24) <= 1e-12,
+              abs(t.m44 - 1) <= 1e-12, abs(t.m22 - t.m11) <= 0.02 * t.m11 else { return nil }
+        let s = (t.m11 * t.m22).squareRoot()
+        let stretch = abs(t.m22 - t.m11) <= 1e-7 * t.m11 ? CGSize(width: 1, height: 1) : CGSize(width: t.m11 / s, height: t.m22 / s)
         let phase = CGPoint(x: t.m41 - t.m41.rounded(.down), y: t.m42 - t.m42.rounded(.down))
         let margin: CGFloat = 4
-        let visible = CGRect(x: (-margin - t.m41) / s, y: (-margin - t.m42) / s,
-                             width: (targetSize.width + 2 * margin) / s, height: (targetSize.height + 2 * margin) / s)
-        return (s, phase, visible)
+        let visible = CGRect(x: (-margin - t.m41) / t.m11, y: (-margin - t.m42) / t.m22,
+                             width: (targetSize.width + 2 * margin) / t.m11, height: (targetSize.height + 2 * margin) / t.m22)
+        return (stretch == CGSize(width: 1, height: 1) ? t.m11 : s, stretch, phase, visible)
     }
 
     /// A Gaussian shadow of the layer's composited alpha: the subtree drawn into a pass with a

@@ -241,16 +241,16 @@ public struct RenderPlanBuilder {
             let side = CGFloat(maximumPassSide)
             var passWidth: Int, passHeight: Int
             var toPass: CATransform3D
-            if let grid = Self.targetGrid(toTarget, targetSize: targetSize),
-               (bounds.width * grid.scale).rounded(.up) + 2 <= side, (bounds.height * grid.scale).rounded(.up) + 2 <= side {
+            if Self.targetGrid(toTarget, targetSize: targetSize) != nil,
+               (bounds.width * toTarget.m11).rounded(.up) + 2 <= side, (bounds.height * toTarget.m22).rounded(.up) + 2 <= side {
                 // Under a plain scale and move the pass takes the target's own pixels, so
                 // compositing it back resamples nothing.
-                let s = grid.scale, tx = toTarget.m41, ty = toTarget.m42
-                let x0 = (bounds.minX * s + tx).rounded(.down), y0 = (bounds.minY * s + ty).rounded(.down)
-                let x1 = (bounds.maxX * s + tx).rounded(.up), y1 = (bounds.maxY * s + ty).rounded(.up)
+                let sx = toTarget.m11, sy = toTarget.m22, tx = toTarget.m41, ty = toTarget.m42
+                let x0 = (bounds.minX * sx + tx).rounded(.down), y0 = (bounds.minY * sy + ty).rounded(.down)
+                let x1 = (bounds.maxX * sx + tx).rounded(.up), y1 = (bounds.maxY * sy + ty).rounded(.up)
                 passWidth = Int(max(1, x1 - x0)); passHeight = Int(max(1, y1 - y0))
-                bounds = CGRect(x: (x0 - tx) / s, y: (y0 - ty) / s, width: CGFloat(passWidth) / s, height: CGFloat(passHeight) / s)
-                toPass = CATransform3DMakeTranslation(-bounds.minX, -bounds.minY, 0).concatenating(CATransform3DMakeScale(s, s, 1))
+                bounds = CGRect(x: (x0 - tx) / sx, y: (y0 - ty) / sy, width: CGFloat(passWidth) / sx, height: CGFloat(passHeight) / sy)
+                toPass = CATransform3DMakeTranslation(-bounds.minX, -bounds.minY, 0).concatenating(CATransform3DMakeScale(sx, sy, 1))
             } else {
                 let density = Self.pixelDensity(toTarget, at: CGPoint(x: bounds.midX, y: bounds.midY))
                 passWidth = Int(min(side, max(1, (bounds.width * density).rounded(.up))))
