@@ -18,8 +18,8 @@ final class LayerTreeBuilder {
     private var builtLayers = 0
     private var precompStack: [String] = []
 
-    /// Negative x scales: lottie-ios flips the layer with a half turn about y at run time, but not
-    /// in its snapshot tests (the references show the layer unflipped).
+    /// Negative x scales: lottie-ios draws `abs(scale.x)` and flips the layer with a half turn
+    /// about y (Core Animation mis-draws negative `transform.scale.x` animations).
     let flipsNegativeScale: Bool
 
     init(document: LottieDocument, file: String, warnings: [String], flipsNegativeScale: Bool) {

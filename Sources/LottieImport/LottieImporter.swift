@@ -24,7 +24,7 @@ public enum LottieImporter {
     }
 
     /// Imports the file at `url` (JSON or `.lottie`); assets resolve relative to its folder.
-    public static func load(contentsOf url: URL, flipsNegativeScale: Bool = false) throws(SceneLoadError) -> LottieImport {
+    public static func load(contentsOf url: URL, flipsNegativeScale: Bool = true) throws(SceneLoadError) -> LottieImport {
         let name = url.lastPathComponent
         let bytes = try readFile(url)
         return try load(bytes: bytes, fileName: name, baseDirectory: url.deletingLastPathComponent(), flipsNegativeScale: flipsNegativeScale)
@@ -32,10 +32,11 @@ public enum LottieImporter {
 
     /// Imports a Lottie file from bytes; `fileName` names it in errors.
     ///
-    /// - Parameter flipsNegativeScale: draw layers with a negative x scale mirrored, as lottie-ios
-    ///   does on devices; by default they are drawn unmirrored, as in lottie-ios's snapshot tests.
+    /// - Parameter flipsNegativeScale: draw layers with a negative x scale mirrored (a half turn
+    ///   about y, as lottie-ios does); false draws them unmirrored, as lottie-ios's snapshot-test
+    ///   mode does.
     public static func load(bytes: [UInt8], fileName: String, baseDirectory: URL?,
-                            flipsNegativeScale: Bool = false) throws(SceneLoadError) -> LottieImport {
+                            flipsNegativeScale: Bool = true) throws(SceneLoadError) -> LottieImport {
         func problem(_ reason: String, _ location: JSONLocation? = nil, _ path: String = "") -> SceneLoadError {
             SceneLoadError(problems: [SceneProblem(file: fileName, location: location, path: path, reason: reason)])
         }

@@ -107,7 +107,9 @@ struct ShapeBuilder {
             let rest = group.others.filter { !($0.isFill || $0.isStroke) }
             let opacities = paints.compactMap(\.paintOpacity)
             let identical = opacities.dropFirst().allSatisfy { same($0, opacities[0]) }
-            if identical { return [group] }
+            // Two fills (a gradient over a colour) or two strokes need a layer each too.
+            let fills = paints.filter(\.isFill).count, strokes = paints.filter(\.isStroke).count
+            if identical, fills <= 1, strokes <= 1 { return [group] }
             return paints.map { RenderGroup(paths: group.paths, others: [$0] + rest) }
         }
     }
