@@ -12,6 +12,9 @@ struct BezierShape: LottieInterpolatable, Equatable {
 
     var vertices: [Vertex]
     var closed: Bool
+    /// A closed path's last vertex joins the first with a curve of their tangents (paths read
+    /// from a file); shapes built from parameters repeat their first vertex and only close.
+    var joinsEnds = true
 
     /// Vertex-wise blend; paths of different lengths blend over their common prefix, as lottie-ios does.
     func interpolated(to other: BezierShape, fraction t: Double) -> BezierShape {
@@ -19,7 +22,7 @@ struct BezierShape: LottieInterpolatable, Equatable {
         func mix(_ a: CGPoint, _ b: CGPoint) -> CGPoint { CGPoint(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t) }
         return BezierShape(vertices: zip(vertices, other.vertices).map {
             Vertex(point: mix($0.point, $1.point), inTangent: mix($0.inTangent, $1.inTangent), outTangent: mix($0.outTangent, $1.outTangent))
-        }, closed: closed)
+        }, closed: closed, joinsEnds: joinsEnds)
     }
 
     /// The Core Graphics path: a line where both tangents of a segment are zero, a cubic otherwise.
@@ -36,7 +39,7 @@ struct BezierShape: LottieInterpolatable, Equatable {
         }
         for i in vertices.indices.dropFirst() { segment(vertices[i - 1], vertices[i]) }
         if closed {
-            segment(vertices[vertices.count - 1], first)
+            if joinsEnds { segment(vertices[vertices.count - 1], first) }
             path.closeSubpath()
         }
     }
@@ -50,7 +53,7 @@ struct BezierShape: LottieInterpolatable, Equatable {
     /// The path drawn the other way round (Lottie's `d: 3`).
     var reversedDirection: BezierShape {
         BezierShape(vertices: vertices.reversed().map { Vertex(point: $0.point, inTangent: $0.outTangent, outTangent: $0.inTangent) },
-                    closed: closed)
+                    closed: closed, joinsEnds: joinsEnds)
     }
 }
 
@@ -71,7 +74,7 @@ extension BezierShape {
             Vertex(point: CGPoint(x: c.x, y: c.y + half.height), inTangent: CGPoint(x: cp.width, y: 0), outTangent: CGPoint(x: -cp.width, y: 0)),
             Vertex(point: CGPoint(x: c.x - half.width, y: c.y), inTangent: CGPoint(x: 0, y: cp.height), outTangent: CGPoint(x: 0, y: -cp.height)),
             Vertex(point: top, inTangent: CGPoint(x: -cp.width, y: 0), outTangent: CGPoint(x: cp.width, y: 0)),
-        ], closed: true)
+        ], closed: true, joinsEnds: false)
     }
 
     /// A rectangle from its top-right corner, clockwise (rounded corners as quarter ellipses).
@@ -96,7 +99,7 @@ extension BezierShape {
             add(hw - r, -hh, out: CGPoint(x: k, y: 0))
             add(hw, -hh + r, in: CGPoint(x: 0, y: -k))
         }
-        let shape = BezierShape(vertices: v, closed: true)
+        let shape = BezierShape(vertices: v, closed: true, joinsEnds: false)
         return reversed ? shape.reversedDirection : shape
     }
 
@@ -171,7 +174,7 @@ extension BezierShape {
                 long.toggle()
             }
         }
-        let shape = BezierShape(vertices: v, closed: true)
+        let shape = BezierShape(vertices: v, closed: true, joinsEnds: false)
         return reversed ? shape.reversedDirection : shape
     }
 
@@ -202,6 +205,6 @@ extension BezierShape {
             out.append(Vertex(point: a, inTangent: .zero, outTangent: CGPoint(x: (v.point.x - a.x) * (1 - k), y: (v.point.y - a.y) * (1 - k))))
             out.append(Vertex(point: b, inTangent: CGPoint(x: (v.point.x - b.x) * (1 - k), y: (v.point.y - b.y) * (1 - k)), outTangent: .zero))
         }
-        return BezierShape(vertices: out, closed: closed)
+        return BezierShape(vertices: out, closed: closed, joinsEnds: joinsEnds)
     }
 }

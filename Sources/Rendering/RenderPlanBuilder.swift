@@ -234,7 +234,10 @@ public struct RenderPlanBuilder {
             // A pass covers what the subtree draws (sublayers and shapes may reach past the
             // bounds unless they are clipped), and of that only what can reach the target: a
             // layer far larger than the frame (a padded gradient) costs no more than the frame.
-            let drawn = p.masksToBounds ? p.bounds : extent(of: index, depth: 0)
+            var drawn = p.masksToBounds ? p.bounds : extent(of: index, depth: 0)
+            // Nothing shows outside the mask's content.
+            if let mask = layer.mask, let maskBox = placedExtent(of: mask, depth: 0) { drawn = drawn.intersection(maskBox) }
+            if drawn.isNull { return }
             // Without a plain 2D map to clip by, the pass keeps to the bounds, as it always did.
             var bounds = Self.visiblePart(of: drawn, toTarget: toTarget, targetSize: targetSize) ?? p.bounds
             guard bounds.width > 0, bounds.height > 0 else { return }
@@ -311,19 +314,24 @@ public struct RenderPlanBuilder {
             }
             guard depth < 64, !p.masksToBounds else { return box }
             for child in layer.sublayersInDrawingOrder {
-                let c = tree.layers[child]
-                let t = c.transformToParent
-                guard t.m14 == 0, t.m24 == 0, t.m44 == 1, t.m13 == 0, t.m23 == 0 else { return p.bounds.union(box) }
-                let e = extent(of: child, depth: depth + 1)
-                guard !e.isNull, e.width.isFinite, e.height.isFinite else { continue }
-                let corners = [CGPoint(x: e.minX, y: e.minY), CGPoint(x: e.maxX, y: e.minY),
-                               CGPoint(x: e.minX, y: e.maxY), CGPoint(x: e.maxX, y: e.maxY)].map { q in
-                    CGPoint(x: q.x * t.m11 + q.y * t.m21 + t.m41, y: q.x * t.m12 + q.y * t.m22 + t.m42)
-                }
-                let xs = corners.map(\.x), ys = corners.map(\.y)
-                box = box.union(CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!))
+                guard let placed = placedExtent(of: child, depth: depth + 1) else { return p.bounds.union(box) }
+                if !placed.isNull { box = box.union(placed) }
             }
             return box
+        }
+
+        /// A sublayer's (or mask's) extent in its parent's space; nil when its placement is 3D.
+        func placedExtent(of child: Int, depth: Int) -> CGRect? {
+            let t = tree.layers[child].transformToParent
+            guard t.m14 == 0, t.m24 == 0, t.m44 == 1, t.m13 == 0, t.m23 == 0 else { return nil }
+            let e = extent(of: child, depth: depth)
+            guard !e.isNull, e.width.isFinite, e.height.isFinite else { return .null }
+            let corners = [CGPoint(x: e.minX, y: e.minY), CGPoint(x: e.maxX, y: e.minY),
+                           CGPoint(x: e.minX, y: e.maxY), CGPoint(x: e.maxX, y: e.maxY)].map { q in
+                CGPoint(x: q.x * t.m11 + q.y * t.m21 + t.m41, y: q.x * t.m12 + q.y * t.m22 + t.m42)
+            }
+            let xs = corners.map(\.x), ys = corners.map(\.y)
+            return CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
         }
 
         /// The part of `bounds` whose image can land in the target (a pixel of margin kept for
