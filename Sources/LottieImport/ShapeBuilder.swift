@@ -110,7 +110,8 @@ struct ShapeBuilder {
             // Two fills (a gradient over a colour) or two strokes need a layer each too.
             let fills = paints.filter(\.isFill).count, strokes = paints.filter(\.isStroke).count
             if identical, fills <= 1, strokes <= 1 { return [group] }
-            return paints.map { RenderGroup(paths: group.paths, others: [$0] + rest) }
+            // Strokes stay above the fills, as in one shape layer (the references show it).
+            return (paints.filter(\.isStroke) + paints.filter(\.isFill)).map { RenderGroup(paths: group.paths, others: [$0] + rest) }
         }
     }
 
