@@ -53,6 +53,7 @@ let package = Package(
         .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "Lamina"], exclude: ["Malformed", "FuzzRegressions"]),
         .testTarget(name: "ContentRasterTests", dependencies: ["ContentRaster", "Geometry", "Layers", "Rendering"]),
         .testTarget(name: "ReftestTests", dependencies: ["Lamina"], exclude: ["Reftests"]),
+        .testTarget(name: "LottieImportTests", dependencies: ["LottieImport", "SceneFormat", "Layers", "Geometry"]),
         .testTarget(name: "VideoExportTests", dependencies: ["Lamina"]),
     ],
     swiftLanguageModes: [.v6]
