@@ -63,14 +63,14 @@ enum BenchCommand {
                 for file in args.positional {
                     do {
                         let scene = try LottieImporter.loadScene(contentsOf: URL(fileURLWithPath: file))
-                        scenes.append(BenchScenes.Scene(name: URL(fileURLWithPath: file).lastPathComponent, root: scene.root, floorLayers: nil))
+                        scenes.append(BenchScenes.Scene(name: URL(fileURLWithPath: file).lastPathComponent, root: scene.root, floorLayers: nil, file: scene))
                     } catch {
                         throw JobFailure(description: error.description)
                     }
                 }
             }
             for scene in scenes {
-                let builder = RenderPlanBuilder(width: width, height: height, scale: 1)
+                let builder = RenderPlanBuilder(width: width, height: height, scale: scene.file?.scaleToFit(width: width, height: height) ?? 1)
                 var row = Row(scene: scene.name, size: "\(width)x\(height)", peakMemoryMB: 0)
                 var probeBuilder = builder
                 probeBuilder.contentRasterizer = ContentCache()
@@ -89,7 +89,7 @@ enum BenchCommand {
                     if let frame = cpu.render(probe, images: FileImageProvider()) { frames.append(frame) }
                 }
                 if frames.count == 2, let difference = ImageComparison.compare(frames[0], frames[1]) {
-                    row.psnr = difference.psnr
+                    row.psnr = difference.psnr.isFinite ? difference.psnr : nil  // identical frames: JSON has no infinity
                     row.maxDifference = difference.maxChannelDifference
                     row.pixelsOverTolerancePercent = 100 * Double(difference.pixelsOverTolerance) / Double(difference.pixelCount)
                 }
@@ -156,7 +156,11 @@ enum BenchCommand {
         let start = CACurrentMediaTime()
         while CACurrentMediaTime() - start < seconds || frames < 5 {
             // Past t = 0 (the warm-up frame): the static scene has nothing new to rasterize.
-            let t = Double(frames + 1) / 30
+            var t = Double(frames + 1) / 30
+            // A file with a timeline (a Lottie animation) loops over it, so every frame is new work.
+            if let file = scene.file, let duration = file.duration, duration > 0 {
+                t = file.startTime + t.truncatingRemainder(dividingBy: duration)
+            }
             let t0 = CACurrentMediaTime()
             let tree = PresentationTree.evaluate(scene.root, at: t)
             let t1 = CACurrentMediaTime()

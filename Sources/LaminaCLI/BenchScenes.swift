@@ -9,6 +9,8 @@ enum BenchScenes {
         var root: CALayer
         /// Layers whose quads the hand-written GL floor draws (nil: no floor for this scene).
         var floorLayers: Int?
+        /// A scene file's own size and timeline: drawn scaled to fit, frames looping over it.
+        var file: Lamina.Scene? = nil
     }
 
     static let texture: CGImage = {
