@@ -27,8 +27,11 @@ extension CALayer {
         // A transition shows the change from the layer as it is now: keep a copy of it.
         let snapshot = copy is CATransition ? modelSnapshot() : nil
         let program = AnimationProgram.compile(copy, for: properties, snapshot: snapshot)
-        attached.append(AttachedAnimation(key: key, animation: copy, program: program,
-                                          completion: CATransaction.currentCompletionGroup))
+        let item = AttachedAnimation(key: key, animation: copy, program: program, completion: CATransaction.currentCompletionGroup)
+        let layerType = Swift.type(of: self)
+        item.redrawKeys = program.animatedKeys.filter { layerType.needsDisplay(forKey: $0) }
+        if !item.redrawKeys.isEmpty, displayGeneration == 0 { setNeedsDisplay() }
+        attached.append(item)
     }
 
     /// Removes the animation under `key`; its delegate hears `animationDidStop(_:finished: false)`.
@@ -58,7 +61,7 @@ extension CALayer {
 
     /// A copy of the layer and its subtree as they are (model values, no animations).
     func modelSnapshot() -> CALayer {
-        let copy = Swift.type(of: self).init(layer: self)
+        let copy = Swift.type(of: self).init(_copying: self)
         copy.properties.transition = nil
         copy.sublayerStorage = sublayerStorage.map { layer in
             let child = layer.modelSnapshot()
@@ -116,7 +119,7 @@ extension CALayer {
 
     func makePresentation(parentTime: CFTimeInterval) -> CALayer {
         let local = properties.timing.layerLocalTime(parentTime: parentTime)
-        let copy = Swift.type(of: self).init(layer: self)
+        let copy = Swift.type(of: self).init(_copying: self)
         copy.properties = presentationProperties(atLocalTime: local)
         copy.modelLayerReference = self
         copy.sublayerStorage = sublayerStorage.map { layer in

@@ -162,12 +162,14 @@ public struct RenderPlanBuilder {
                                              antialiasEdges: p.allowsEdgeAntialiasing)))
             }
             let video = p.content == .video ? videoFrame?(layer.layerID) : nil
-            if !isTransformLayer, let image = video ?? p.contents.image {
+            // A layer that draws itself shows its drawing as its contents.
+            let drawn = layer.drawing.flatMap { rasterizer?.rasterize(.drawing($0))?.image }
+            if !isTransformLayer, let image = video ?? drawn ?? p.contents.image {
                 appendContents(image, of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
             }
             // An animated `contents` change cross-fades: the new image over the old one at the
             // animation's fraction, as the fade transition mixes its two states.
-            if !isTransformLayer, video == nil, let next = p.contents.fadingTo, p.contents.fraction > 0 {
+            if !isTransformLayer, video == nil, drawn == nil, let next = p.contents.fadingTo, p.contents.fraction > 0 {
                 appendContents(next, of: p, path: path, toTarget: toTarget,
                                opacity: opacity * Float(min(1, p.contents.fraction)), into: &items)
             }
@@ -299,7 +301,7 @@ public struct RenderPlanBuilder {
                 if p.isHidden || tree.layers[i].isMask { continue }
                 if i != index, p.opacity <= 0 { continue }
                 if p.backgroundColor.map({ $0.alpha > 0 }) == true { count += 1 }
-                if p.contents.image != nil { count += 1 }
+                if p.contents.image != nil || tree.layers[i].drawing != nil { count += 1 }
                 if p.contents.fadingTo != nil { count += 1 }
                 switch p.content {
                 case .shape, .text, .gradient: count += 1
