@@ -45,8 +45,8 @@ indirect enum AnimationProgram {
                 else { return .inert(timing) }
                 return .property(path, prepared)
             }
-            // A custom property: its kind is its current value's, or the animation's values'.
-            guard let kind = properties.customValues[keyPath]?.kind ?? property.inferredValueKind,
+            // A custom property (a plain key): its kind is its current value's, or the animation's values'.
+            guard !keyPath.contains("."), let kind = properties.customValues[keyPath]?.kind ?? property.inferredValueKind,
                   let prepared = PreparedPropertyAnimation(property, propertyKind: kind, timing: timing)
             else { return .inert(timing) }
             return .custom(keyPath, prepared)
