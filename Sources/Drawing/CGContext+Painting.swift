@@ -13,7 +13,7 @@ extension CGContext {
     /// Sets `cr` to draw in user space, after `local` (a space inside user space); false when
     /// the mapping is singular (nothing can be drawn).
     @discardableResult
-    func useUserSpace(_ cr: OpaquePointer, _ local: CGAffineTransform = .identity) -> Bool {
+    package func useUserSpace(_ cr: OpaquePointer, _ local: CGAffineTransform = .identity) -> Bool {
         let m = local.concatenating(state.ctm).concatenating(flip)
         guard m.isInvertibleForRaster else { return false }
         var matrix = m.cairoMatrix

@@ -174,6 +174,9 @@ public final class CGContext {
         if let color = CGColor(colorSpace: state.strokeSpace, components: components) { state.strokeColor = color }
     }
 
+    /// The alpha set by `setAlpha(_:)`.
+    package var alpha: CGFloat { state.alpha }
+
     /// Multiplies everything drawn afterwards (0…1).
     public func setAlpha(_ alpha: CGFloat) { state.alpha = alpha.isFinite ? min(max(alpha, 0), 1) : 1 }
     public func setBlendMode(_ mode: CGBlendMode) { state.blendMode = mode }

@@ -25,7 +25,7 @@ public final class LayerTimeline {
     deinit { if root.timeline === self { root.timeline = nil } }
 
     /// Moves to `time`: sets a manual media clock, commits the implicit transaction, marks every
-    /// layer in the tree as shown, then sends `animationDidStart`/`animationDidStop` for windows
+    /// layer in the tree as shown and draws those marked for display, then sends `animationDidStart`/`animationDidStop` for windows
     /// crossed and removes finished `isRemovedOnCompletion` animations.
     public func advance(to time: CFTimeInterval) {
         currentTime = time
@@ -35,6 +35,8 @@ public final class LayerTimeline {
         root.forEachLayerInTree { layers.append($0) }
         for layer in layers {
             layer.isCommitted = true
+            // The commit draws marked layers, as Core Animation's does.
+            layer.displayIfNeeded()
             guard !layer.attached.isEmpty else { continue }
             let local = layer.localTime(fromGlobalTime: time)
             for item in layer.attached {
