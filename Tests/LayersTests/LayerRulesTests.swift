@@ -976,8 +976,10 @@ final class LayerRulesTests: XCTestCase {
         // geometryFlippingControlsContentContext: a lone flipped layer answers true).
         XCTAssertTrue(parent.contentsAreFlipped(), "a layer's own flag counts")
         grand.isGeometryFlipped = true
-        XCTAssertTrue(child.contentsAreFlipped(), "three flips from the child up")
-        XCTAssertFalse(parent.contentsAreFlipped(), "two flips cancel")
+        XCTAssertFalse(child.contentsAreFlipped(), "two flips above cancel")
+        XCTAssertFalse(parent.contentsAreFlipped(), "its own and its superlayer's cancel")
+        child.isGeometryFlipped = true
+        XCTAssertTrue(child.contentsAreFlipped(), "three flips")
     }
 
     func testGeometryFlippedMeasuresSublayersFromTheTop() {
