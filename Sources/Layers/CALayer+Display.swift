@@ -47,13 +47,24 @@ extension CALayer {
     /// space: y down on screen (origin at the top left), or y up where an odd number of
     /// ancestors flip their geometry (the renderer mirrors such contents to keep them upright).
     static func context(for bounds: CGRect, scale: CGFloat, opaque: Bool, flipped: Bool) -> CGContext? {
-        let s = scale.isFinite && scale > 0 ? min(scale, 16) : 1
-        let fit = min(1, 8192 / max(bounds.width * s, bounds.height * s))  // the largest backing store
-        guard flipped else { return CGContext(size: bounds.size, origin: bounds.origin, scale: s * fit, opaque: opaque) }
-        let k = s * fit
-        let width = CGContext.pixelCount(bounds.width * k), height = CGContext.pixelCount(bounds.height * k)
+        let k = backingScale(bounds.size, scale)
+        guard flipped else { return CGContext(size: bounds.size, origin: bounds.origin, scale: k, opaque: opaque) }
+        let (width, height) = backingSize(bounds.size, scale)
         return CGContext(width: width, height: height, opaque: opaque,
                          transform: CGAffineTransform(a: k, b: 0, c: 0, d: k, tx: -bounds.minX * k, ty: -bounds.minY * k))
+    }
+
+    /// Pixels per point of a drawing: `contentsScale` (at most 16), lowered so that no side
+    /// exceeds 8192 pixels.
+    static func backingScale(_ size: CGSize, _ scale: CGFloat) -> CGFloat {
+        let s = scale.isFinite && scale > 0 ? min(scale, 16) : 1
+        return s * min(1, 8192 / max(size.width * s, size.height * s, 1e-9))
+    }
+
+    /// The pixel size of a drawing of `size` points.
+    static func backingSize(_ size: CGSize, _ scale: CGFloat) -> (width: Int, height: Int) {
+        let k = backingScale(size, scale)
+        return (CGContext.pixelCount(size.width * k), CGContext.pixelCount(size.height * k))
     }
 
     /// Whether an odd number of ancestors flip their geometry.
@@ -106,6 +117,8 @@ public final class LayerDrawing: Hashable, @unchecked Sendable, CustomStringConv
     }
 
     public let key: Key
+    /// The drawing's size in pixels (the layer's backing store).
+    public var pixelSize: (width: Int, height: Int) { CALayer.backingSize(key.size, key.scale) }
     /// Held weakly: a cache keeps keys, not layers.
     private weak var layer: CALayer?
     private let properties: LayerProperties
