@@ -4,20 +4,21 @@ import Geometry
 // UIKit's current graphics context — a stack per thread, as UIKit keeps it — and the UIKit
 // drawing calls that paint into it.
 
+/// This thread's object under `key`, made by `make` on first use (UIKit's per-thread state).
+package func threadLocal<Value: AnyObject>(_ key: String, _ make: () -> Value) -> Value {
+    let dictionary = Thread.current.threadDictionary
+    if let value = dictionary[key] as? Value { return value }
+    let value = make()
+    dictionary[key] = value
+    return value
+}
+
 /// The contexts pushed on this thread, innermost last.
 private final class ContextStack {
     var contexts: [CGContext] = []
 }
 
-private let stackKey = "Lamina.UIGraphicsContextStack"
-
-private var currentStack: ContextStack {
-    let dictionary = Thread.current.threadDictionary
-    if let stack = dictionary[stackKey] as? ContextStack { return stack }
-    let stack = ContextStack()
-    dictionary[stackKey] = stack
-    return stack
-}
+private var currentStack: ContextStack { threadLocal("Lamina.UIGraphicsContextStack", ContextStack.init) }
 
 /// The context UIKit drawing goes to on this thread: the one pushed last, nil when none is.
 /// Inside a layer's `draw(in:)` it is that layer's context.

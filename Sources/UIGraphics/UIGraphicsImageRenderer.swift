@@ -98,14 +98,7 @@ private final class ImageContextStack {
     var entries: [(context: CGContext, scale: CGFloat)] = []
 }
 
-private var imageContexts: ImageContextStack {
-    let key = "Lamina.UIGraphicsImageContexts"
-    let dictionary = Thread.current.threadDictionary
-    if let stack = dictionary[key] as? ImageContextStack { return stack }
-    let stack = ImageContextStack()
-    dictionary[key] = stack
-    return stack
-}
+private var imageContexts: ImageContextStack { threadLocal("Lamina.UIGraphicsImageContexts", ImageContextStack.init) }
 
 /// Begins an image context of `size` points at `scale` pixels per point (0: the screen's, 1)
 /// and makes it current. UIKit: `UIGraphicsBeginImageContextWithOptions`.
