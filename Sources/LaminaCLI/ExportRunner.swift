@@ -31,7 +31,7 @@ enum ExportRunner {
         var lastReport = 0.0
         if reporting.progress {
             exporter.onProgress = { progress in
-                let now = CACurrentMediaTime()
+                let now = Stopwatch.now()
                 guard now - lastReport >= 0.1 || progress.framesDone == progress.frameCount else { return }
                 lastReport = now
                 if terminal {
@@ -53,7 +53,7 @@ enum ExportRunner {
                 fail("interrupted; no output written")
                 return nil
             }
-            throw JobFailure(description: error.description)
+            throw JobFailure(failure: error)
         }
         if reporting.progress, terminal { FileHandle.standardError.write(Data("\n".utf8)) }
         for warning in summary.warnings where !reporting.quiet {

@@ -246,7 +246,7 @@ final class InspectCommandTests: XCTestCase {
 
         // The same lines the library writes for the loaded scene.
         let loaded = try SceneLoader.load(contentsOf: scene)
-        let encoder = PresentationJSON(scene: loaded)
+        let encoder = PresentationJSON(imageName: loaded.assetNamer())
         XCTAssertEqual(lines, [0, 1.5].map { encoder.line(for: PresentationTree.evaluate(loaded.root, at: $0)) })
     }
 
