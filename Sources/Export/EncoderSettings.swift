@@ -129,7 +129,7 @@ public struct EncoderSettings: Sendable, Equatable {
         self.kind = kind; self.width = width; self.height = height; self.framesPerSecond = framesPerSecond
         self.quality = quality; self.keepsAlpha = keepsAlpha && kind.supportsAlpha; self.firstFrame = firstFrame
         self.frameCount = frameCount
-        self.keyframeInterval = max(1, keyframeInterval ?? Int((2 * framesPerSecond).rounded()))
+        self.keyframeInterval = max(1, keyframeInterval ?? FrameClock(framesPerSecond: framesPerSecond).frameCount(forDuration: 2))
         self.audio = kind == .gif ? nil : audio
     }
 
@@ -188,7 +188,7 @@ public struct EncoderSettings: Sendable, Equatable {
         }
         if let audio { a += ["-c:a", audioCodec(for: audio.codec)] }
         a += ["-frames:v", String(frameCount)]
-        if audio != nil { a += ["-t", seconds(Double(frameCount) / framesPerSecond)] }
+        if audio != nil { a += ["-t", seconds(FrameClock(framesPerSecond: framesPerSecond).time(ofFrame: frameCount))] }
         a += ["-f", kind.muxer, output]
         return a
     }

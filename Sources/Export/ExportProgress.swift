@@ -11,7 +11,7 @@ public struct ExportProgress: Sendable {
     /// Frames per second so far.
     public var framesPerSecond: Double { elapsed > 0 ? Double(framesDone) / elapsed : 0 }
     /// Estimated seconds left at the rate so far.
-    public var secondsLeft: Double { framesPerSecond > 0 ? Double(frameCount - framesDone) / framesPerSecond : 0 }
+    public var secondsLeft: Double { framesDone > 0 ? Double(frameCount - framesDone) * elapsed / Double(framesDone) : 0 }
     /// The stage that limits the speed: `render`, `encode` or `decode`.
     public var limitingStage: String
     /// The GIF palette pass is pass 1 of 2.

@@ -4,6 +4,7 @@ import Geometry
 import Layers
 import Rendering
 import XCTest
+import TestSupport
 
 final class ContentCacheTests: XCTestCase {
     private func shape(strokeEnd: CGFloat = 1) -> ContentRequest {

@@ -36,7 +36,7 @@ final class ExportFailureTests: XCTestCase {
     func write(_ text: String, to url: URL) throws { try Data(text.utf8).write(to: url) }
 
     /// One `lamina: ` line, exit `status`, mentioning every one of `needles`.
-    func assertOneLineError(_ run: VideoTestSupport.CLIRun, status: Int32, mentions needles: [String],
+    func assertOneLineError(_ run: LaminaProcess.Run, status: Int32, mentions needles: [String],
                             file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(run.status, status, run.stderr, file: file, line: line)
         XCTAssertEqual(run.stdout, "", file: file, line: line)
@@ -298,7 +298,7 @@ final class ExportFailureTests: XCTestCase {
            "animations": [{"type": "basic", "keyPath": "transform.rotation.z", "toValue": 6.28, "duration": 2,
                            "repeatCount": 1000}]}]}}
         """, to: folder.appendingPathComponent("long.json"))
-        let lamina = try VideoTestSupport.startLamina(["render", "long.json", "-o", "out.mp4", "--backend", "cpu"], in: folder)
+        let lamina = try LaminaProcess.start(["render", "long.json", "-o", "out.mp4", "--backend", "cpu"], in: folder)
         let fragment = folder.path + "/.out.lamina-"
         var encoders: [pid_t] = []
         VideoTestSupport.wait(60) {

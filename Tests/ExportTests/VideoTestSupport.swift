@@ -1,5 +1,6 @@
 import XCTest
 import Lamina
+@_exported import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,12 +8,7 @@ import Glibc
 /// Small scenes, temporary folders and ffprobe/ffmpeg readers shared by the export tests.
 enum VideoTestSupport {
     /// A fresh temporary folder, removed by the test's teardown block.
-    static func folder(_ test: XCTestCase) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-video-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-        return url
-    }
+    static func folder(_ test: XCTestCase) throws -> URL { try TemporaryFolder(for: test, prefix: "lamina-video-tests").url }
 
     /// 64×48 points: an orange block moving right over a teal field, plus a translucent white card.
     ///
@@ -126,77 +122,8 @@ enum VideoTestSupport {
 
     // MARK: - The lamina executable
 
-    /// `lamina` next to the test bundle (`.build/<triple>/debug/`), or under the package's `.build`.
-    static let laminaExecutable: URL? = {
-        var folders: [URL] = []
-        if let first = CommandLine.arguments.first {
-            folders.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
-        }
-        folders.append(Bundle.main.bundleURL)
-        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        folders += Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        folders.append(packageRoot.appendingPathComponent(".build/debug"))
-        return folders.map { $0.appendingPathComponent("lamina") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
-
-    struct CLIRun {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
-    }
-
-    /// A started `lamina` whose standard error goes to a file (read it while it runs).
-    struct CLIProcess {
-        var process: Process
-        var stdoutURL: URL
-        var stderrURL: URL
-        var stderr: String { String(decoding: (try? Data(contentsOf: stderrURL)) ?? Data(), as: UTF8.self) }
-
-        /// Waits for the end (killing it after `timeout` seconds) and collects its output.
-        func finish(timeout: Double = 120) -> CLIRun {
-            let deadline = Date().addingTimeInterval(timeout)
-            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            let out = String(decoding: (try? Data(contentsOf: stdoutURL)) ?? Data(), as: UTF8.self)
-            try? FileManager.default.removeItem(at: stdoutURL)
-            let err = stderr
-            try? FileManager.default.removeItem(at: stderrURL)
-            return CLIRun(status: process.terminationStatus, stdout: out, stderr: err)
-        }
-    }
-
-    /// Starts `lamina arguments` in `folder` with `environment` added to this process's; its
-    /// output goes to files outside `folder` (so that `folder` holds only what lamina writes).
-    static func startLamina(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> CLIProcess {
-        guard let executable = laminaExecutable else {
-            XCTFail("the lamina executable was not found next to the tests; run `swift build --build-tests` first")
-            throw XCTSkip("no lamina executable")
-        }
-        let temp = FileManager.default.temporaryDirectory
-        let outURL = temp.appendingPathComponent("lamina-test-stdout-\(UUID().uuidString)")
-        let errURL = temp.appendingPathComponent("lamina-test-stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        defer { try? out.close(); try? err.close() }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return CLIProcess(process: process, stdoutURL: outURL, stderrURL: errURL)
-    }
-
-    /// Runs `lamina arguments` in `folder` to its end (at most `timeout` seconds).
-    static func lamina(_ arguments: [String], in folder: URL, environment: [String: String] = [:], timeout: Double = 120) throws -> CLIRun {
-        try startLamina(arguments, in: folder, environment: environment).finish(timeout: timeout)
+    static func lamina(_ arguments: [String], in folder: URL, environment: [String: String] = [:], timeout: Double = 120) throws -> LaminaProcess.Run {
+        try LaminaProcess.run(arguments, in: folder, environment: environment, timeout: timeout)
     }
 
     /// Processes whose command line contains `fragment` (from `/proc/PID/cmdline`).
