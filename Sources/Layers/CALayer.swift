@@ -97,7 +97,7 @@ open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
     /// A copy of `layer` made by the dynamic type's `init(layer:)` (presentation copies, drawing copies).
     public required convenience init(_copying layer: CALayer) { self.init(layer: layer) }
 
-    /// A new layer made by the dynamic type's `init()` (`layer()`, `defaultValue(forKey:)`).
+    /// A new layer made by the dynamic type's `init()` (`layer()` of a generic type).
     public required convenience init(_defaults: Void) { self.init() }
 
     /// Sets the class-specific part of `properties` when the class needs one.
