@@ -175,7 +175,7 @@ public struct RenderPlanBuilder {
                                              antialiasEdges: p.allowsEdgeAntialiasing)))
             }
             // A layer that draws itself shows its drawing as its contents.
-            let drawn = layer.drawing.flatMap { rasterizer?.rasterize(.drawing($0))?.image }
+            let drawn = layer.drawing.flatMap { rasterizer?.rasterize(.drawing($0), stopwatch: stopwatch)?.image }
             if !isTransformLayer, let image = drawn ?? p.contents.image {
                 appendContents(image, of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
             }
