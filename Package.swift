@@ -39,10 +39,11 @@ let package = Package(
         .target(name: "GLRenderer", dependencies: ["Geometry", "Timing", "Rendering", "CEGL"], plugins: ["EmbedShaders"]),
         // Optimised even in debug builds: the test suite renders every reftest with it.
         .target(name: "CPURenderer", dependencies: ["Geometry", "Timing", "Rendering"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // The frame clock, the one frame loop, frame inputs and sinks (PNG, video through ffmpeg,
-        // contact sheet, memory), video decoding and segment joining.
+        // contact sheet, memory), video decoding, segment plans and joining.
         .target(name: "Export", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
-                                               "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer"]),
+                                               "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "CCrypto"]),
         // Snapshot assertions for XCTest and Swift Testing, and the reftest manifest reader.
         .target(name: "RenderTesting", dependencies: ["Geometry", "Layers", "Presentation", "SceneFormat", "Rendering",
                                                       "ImageIO", "Export"]),
