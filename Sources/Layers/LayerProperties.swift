@@ -53,6 +53,9 @@ public struct LayerProperties: Sendable, Equatable {
     public var content: LayerContentProperties = .plain
     /// A running `CATransition`, if any (set on presentation values only).
     public var transition: TransitionState?
+    /// Animatable values stored by key-value coding under keys the layer's class does not
+    /// know (`setValue(0.5, forKey: "progress")`): custom properties, animatable by key.
+    public var customValues: [String: AnimatableValue] = [:]
 
     public init() {}
 }
@@ -225,5 +228,21 @@ extension LayerProperties {
         let xs = points.map(\.x), ys = points.map(\.y)
         let minX = xs.min() ?? 0, minY = ys.min() ?? 0
         return CGRect(x: minX, y: minY, width: (xs.max() ?? 0) - minX, height: (ys.max() ?? 0) - minY)
+    }
+}
+
+extension LayerContentProperties {
+    /// The scene-format name of the layer type.
+    public var typeName: String {
+        switch self {
+        case .plain: "layer"
+        case .transformLayer: "transform"
+        case .video: "video"
+        case .shape: "shape"
+        case .text: "text"
+        case .gradient: "gradient"
+        case .replicator: "replicator"
+        case .emitter: "emitter"
+        }
     }
 }

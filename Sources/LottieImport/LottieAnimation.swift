@@ -56,15 +56,17 @@ open class LottieLayer: CALayer {
     /// Features of the file that are not drawn.
     public private(set) var importWarnings: [String] = []
 
-    public required init() { super.init() }
+    public override init() { super.init() }
 
-    public required init(layer: Any) {
+    public override init(layer: Any) {
         super.init(layer: layer)
         if let other = layer as? LottieLayer {
             animation = other.animation
             importWarnings = other.importWarnings
         }
     }
+
+    public required init?(coder: NSCoder) { super.init(coder: coder) }
 
     /// Imports the Lottie JSON or `.lottie` file at `url`.
     public convenience init(contentsOf url: URL) throws(SceneLoadError) {

@@ -3,7 +3,8 @@ import Geometry
 import Layers
 
 /// Layer content that has to be rasterized before it can be drawn: a shape layer's path, a text
-/// layer's text, a filled `shadowPath`. Values, so equal requests can share one image.
+/// layer's text, a filled `shadowPath`, a layer's own drawing. Values, so equal requests can
+/// share one image.
 public enum ContentRequest: Hashable, Sendable {
     /// A `CAShapeLayer`'s path, filled and stroked with its properties (§15.1), at `scale` pixels per point.
     case shape(ShapeProperties, scale: CGFloat)
@@ -20,6 +21,9 @@ public enum ContentRequest: Hashable, Sendable {
     /// disc of radius `radius` texels in a square of twice that side, or with `ringWidth`
     /// (texels) only the ring of a border. Each corner draws its quadrant.
     case cornerMask(radius: Int, ringWidth: CGFloat?)
+    /// A custom-drawn layer's drawing (`draw(in:)`, a delegate), used as its contents; equal
+    /// keys (layer, display generation, size, scale, animated display keys' values) share one image.
+    case drawing(LayerDrawing)
 }
 
 /// A rasterized request: the image and the rectangle of the layer's space (points) it covers.
@@ -33,8 +37,14 @@ public struct RasterizedContent: Sendable {
 /// backends). Implementations keep images of unchanged requests, returning the same `CGImage`
 /// object so backends' texture caches hit too.
 public protocol ContentRasterizer: AnyObject {
-    /// The request's image and placement; nil when there is nothing to draw.
-    func rasterize(_ request: ContentRequest) -> RasterizedContent?
+    /// The request's image and placement; nil when there is nothing to draw. Time spent
+    /// rasterizing (not looking up what was rasterized before) is added to `stopwatch`'s `raster`.
+    func rasterize(_ request: ContentRequest, stopwatch: Stopwatch?) -> RasterizedContent?
+}
+
+extension ContentRasterizer {
+    /// The request's image and placement, without measuring.
+    public func rasterize(_ request: ContentRequest) -> RasterizedContent? { rasterize(request, stopwatch: nil) }
 }
 
 extension ContentRequest {

@@ -27,7 +27,7 @@ extension RenderPlanBuilder.Walk {
         let unit = CGRect(x: 0, y: 0, width: 1, height: 1)
         func item(_ rect: CGRect, _ uv: CGRect) -> DrawItem {
             tagged(DrawItem(layer: path, role: "contents", transform: contentsTarget, rect: rect,
-                            paint: .image(image, source: uv, minification: p.minificationFilter, magnification: p.magnificationFilter),
+                            paint: .image(image, source: uv, minification: TextureFilter(p.minificationFilter), magnification: TextureFilter(p.magnificationFilter)),
                             opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing), offset: mirror)
         }
         guard p.contentsCenter != unit else { return items.append(item(destination, source)) }
@@ -77,7 +77,7 @@ extension RenderPlanBuilder.Walk {
         default:
             return
         }
-        guard let rasterized = rasterizer.rasterize(request) else { return }
+        guard let rasterized = rasterizer.rasterize(request, stopwatch: stopwatch) else { return }
         // Text is laid out from the bounds' origin; shapes are placed where their paths are.
         var rect = rasterized.rect
         if case .text = request { rect = rect.offsetBy(dx: p.bounds.minX, dy: p.bounds.minY) }
@@ -131,7 +131,7 @@ extension RenderPlanBuilder.Walk {
         let ownContext = toContext
         toContext = nil
         if let shadowPath = p.shadowPath {
-            if let filled = rasterizer?.rasterize(.filledPath(shadowPath, scale: ContentRequest.rasterScale(contentsScale: 1, density: density))) {
+            if let filled = rasterizer?.rasterize(.filledPath(shadowPath, scale: ContentRequest.rasterScale(contentsScale: 1, density: density)), stopwatch: stopwatch) {
                 sourceItems.append(DrawItem(layer: label(index), role: "shadow path", transform: toPass, rect: filled.rect,
                                             paint: .image(filled.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
                                                           minification: .linear, magnification: .linear), opacity: 1))
@@ -186,7 +186,7 @@ extension RenderPlanBuilder.Walk {
         let ownContext = toContext
         toContext = nil
         // The old state: its own tree, drawn by a walk that shares this plan's passes.
-        var oldWalk = RenderPlanBuilder.Walk(tree: old, maximumPassSide: maximumPassSide, rasterizer: rasterizer)
+        var oldWalk = RenderPlanBuilder.Walk(tree: old, maximumPassSide: maximumPassSide, rasterizer: rasterizer, stopwatch: stopwatch)
         oldWalk.passes = passes
         var oldItems: [DrawItem] = []
         let oldBounds = old.layers[0].properties.bounds
