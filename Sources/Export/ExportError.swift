@@ -26,6 +26,11 @@ public enum ExportError: Error, CustomStringConvertible, Sendable, Equatable {
     case imageOutput(ImageIOError)
     /// The chosen backend cannot draw here (no EGL display or GLES 3 context for `gpu`).
     case backendUnavailable(String)
+    /// The render would cost more than its budget (`RenderBudget`): the figure, the limit and
+    /// the layer behind it, found before the frame that would need it is drawn.
+    case overBudget(String)
+    /// The encoder exited without an error but did not write the video it was asked for.
+    case invalidOutput(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -45,6 +50,8 @@ public enum ExportError: Error, CustomStringConvertible, Sendable, Equatable {
         case .invalidSettings(let reason): reason
         case .imageOutput(let error): error.description
         case .backendUnavailable(let reason): reason
+        case .overBudget(let reason): reason
+        case .invalidOutput(let path, let reason): "\(path): \(reason)"
         }
     }
 }

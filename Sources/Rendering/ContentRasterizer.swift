@@ -15,6 +15,24 @@ public enum ContentRequest: Hashable, Sendable {
     /// disc of radius `radius` texels in a square of twice that side, or with `ringWidth`
     /// (texels) only the ring of a border. Each corner draws its quadrant.
     case cornerMask(radius: Int, ringWidth: CGFloat?)
+    /// Only the part `region` of another request (a shape's or shadow path's layer points, a
+    /// text's bounds-relative points): the part of huge content that can show.
+    indirect case clipped(ContentRequest, region: CGRect)
+
+    /// Pixels per point asked for (a corner mask's: 1).
+    public var requestedScale: CGFloat {
+        switch self {
+        case .shape(_, let scale), .text(_, _, let scale), .filledPath(_, let scale): scale
+        case .cornerMask: 1
+        case .clipped(let inner, _): inner.requestedScale
+        }
+    }
+
+    /// The request without its clip.
+    public var unclipped: ContentRequest {
+        if case .clipped(let inner, _) = self { return inner.unclipped }
+        return self
+    }
 }
 
 /// A rasterized request: the image and the rectangle of the layer's space (points) it covers.

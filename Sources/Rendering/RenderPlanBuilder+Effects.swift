@@ -54,7 +54,7 @@ extension RenderPlanBuilder.Walk {
     }
 
     /// A shape layer's path or a text layer's text, rasterized, between contents and sublayers.
-    func appendRasterizedContent(of p: LayerProperties, path: LayerLabel, toTarget: CATransform3D, opacity: Float,
+    mutating func appendRasterizedContent(of p: LayerProperties, path: LayerLabel, toTarget: CATransform3D, opacity: Float,
                                  into items: inout [DrawItem]) {
         guard let rasterizer else { return }
         // Only shape and text layers get here past the switch: the density (three projections)
@@ -63,20 +63,33 @@ extension RenderPlanBuilder.Walk {
             let density = Self.pixelDensity(toTarget, at: CGPoint(x: p.bounds.midX, y: p.bounds.midY))
             return ContentRequest.rasterScale(contentsScale: p.contentsScale, density: density)
         }
-        let request: ContentRequest
+        var request: ContentRequest
+        // What the content can cover at most, in layer points: the raster is clipped to the part
+        // of it that can show (and left whole when all of it can, so unchanged frames hit the cache).
+        let reach: CGRect
         switch p.content {
         case .shape(let shape) where shape.path != nil:
             request = .shape(shape, scale: scale())
+            let strokes = shape.strokeColor != nil && shape.lineWidth > 0
+            let outset = strokes ? shape.lineWidth / 2 * max(shape.miterLimit.isFinite ? shape.miterLimit : 1, 2.0.squareRoot()) + 1 : 1
+            reach = shape.path!.boundingBox.insetBy(dx: -outset, dy: -outset)
         case .text(let text) where p.bounds.width > 0 && p.bounds.height > 0:
             request = .text(text, size: p.bounds.size, scale: scale())
+            reach = p.bounds
         default:
             return
+        }
+        guard !reach.isNull, let visible = VisibleRegion.clip(reach, toTarget: toTarget, target: samplingTarget) else { return }
+        if visible != reach, case .shape(_, let s) = request { request = .clipped(request, region: Self.rasterTile(visible, scale: s)) }
+        if visible != reach, case .text(_, _, let s) = request {
+            request = .clipped(request, region: Self.rasterTile(visible.offsetBy(dx: -p.bounds.minX, dy: -p.bounds.minY), scale: s))
         }
         guard let rasterized = rasterizer.rasterize(request, stopwatch: stopwatch) else { return }
         // Text is laid out from the bounds' origin; shapes are placed where their paths are.
         var rect = rasterized.rect
-        if case .text = request { rect = rect.offsetBy(dx: p.bounds.minX, dy: p.bounds.minY) }
-        let role = if case .text = request { "text" } else { "path" }
+        let role = if case .text = request.unclipped { "text" } else { "path" }
+        if case .text = request.unclipped { rect = rect.offsetBy(dx: p.bounds.minX, dy: p.bounds.minY) }
+        offscreen.append(OffscreenArea(layer: path, purpose: role, width: rasterized.image.width, height: rasterized.image.height))
         items.append(tagged(DrawItem(layer: path, role: role, transform: toTarget, rect: rect,
                                      paint: .image(rasterized.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
                                                    minification: .linear, magnification: .linear),
@@ -97,17 +110,28 @@ extension RenderPlanBuilder.Walk {
         var density = Self.pixelDensity(toTarget, at: CGPoint(x: shadowShape.midX, y: shadowShape.midY))
         if radius > 0 { density = min(density, 16 / radius) }
         let margin = 3 * radius
-        let area = shadowShape.insetBy(dx: -margin, dy: -margin)
-        let side = CGFloat(maximumPassSide)
-        let width = Int(min(side, max(1, (area.width * density).rounded(.up))))
-        let height = Int(min(side, max(1, (area.height * density).rounded(.up))))
+        let whole = shadowShape.insetBy(dx: -margin, dy: -margin)
+        // shadowOffset is in the layer's own space: the shadow quad moves with the layer.
+        let offset = CATransform3DMakeTranslation(p.shadowOffset.width, p.shadowOffset.height, 0)
+        // Only what can show, and the blur's reach around it, is drawn.
+        guard let visible = VisibleRegion.clip(whole, toTarget: offset.concatenating(toTarget), target: samplingTarget,
+                                               margin: margin + 2 / density) else { return }
+        let (area, width, height) = passGeometry(whole, visible: visible, density: density)
         let sx = CGFloat(width) / area.width, sy = CGFloat(height) / area.height
         let toPass = CATransform3DMakeTranslation(-area.minX, -area.minY, 0).concatenating(CATransform3DMakeScale(sx, sy, 1))
         var sourceItems: [DrawItem] = []
-        let ownContext = toContext
+        let ownContext = toContext, ownTarget = target
         toContext = nil
+        target = CGRect(x: 0, y: 0, width: width, height: height)
         if let shadowPath = p.shadowPath {
-            if let filled = rasterizer?.rasterize(.filledPath(shadowPath, scale: ContentRequest.rasterScale(contentsScale: 1, density: density)), stopwatch: stopwatch) {
+            let scale = ContentRequest.rasterScale(contentsScale: 1, density: density)
+            var request = ContentRequest.filledPath(shadowPath, scale: scale)
+            let reach = shadowPath.boundingBox.insetBy(dx: -1, dy: -1)
+            if let seen = VisibleRegion.clip(reach, toTarget: toPass, target: samplingTarget), seen != reach {
+                request = .clipped(request, region: Self.rasterTile(seen, scale: scale))
+            }
+            if let filled = rasterizer?.rasterize(request, stopwatch: stopwatch) {
+                offscreen.append(OffscreenArea(layer: label(index), purpose: "shadow path", width: filled.image.width, height: filled.image.height))
                 sourceItems.append(DrawItem(layer: label(index), role: "shadow path", transform: toPass, rect: filled.rect,
                                             paint: .image(filled.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
                                                           minification: .linear, magnification: .linear), opacity: 1))
@@ -116,10 +140,12 @@ extension RenderPlanBuilder.Walk {
             drawContent(index, toTarget: toPass, opacity: 1, into: &sourceItems)
         }
         toContext = ownContext
+        target = ownTarget
         let path = label(index)
         let source = passes.count
         passes.append(RenderPass(id: source, width: width, height: height, purpose: "shadow of \(path)",
                                  clearColor: .clear, items: sourceItems))
+        offscreen.append(OffscreenArea(layer: path, purpose: "shadow", width: width, height: height))
         var blurred = source
         let sigma = radius * density
         if sigma > 0.01 {
@@ -130,11 +156,10 @@ extension RenderPlanBuilder.Walk {
                                     paint: .blur(blurred, sigma: sigma, horizontal: horizontal), opacity: 1)
                 passes.append(RenderPass(id: id, width: width, height: height, purpose: "shadow blur of \(path)",
                                          clearColor: .clear, items: [blur]))
+                offscreen.append(OffscreenArea(layer: path, purpose: "shadow blur", width: width, height: height))
                 blurred = id
             }
         }
-        // shadowOffset is in the layer's own space: the shadow quad moves with the layer.
-        let offset = CATransform3DMakeTranslation(p.shadowOffset.width, p.shadowOffset.height, 0)
         let tint = PremultipliedColor(color)
         let shadowOpacity = Float(min(max(p.shadowOpacity, 0), 1))
         items.append(tagged(DrawItem(layer: path, role: "shadow", transform: offset.concatenating(toTarget), rect: area,
@@ -162,7 +187,8 @@ extension RenderPlanBuilder.Walk {
         let ownContext = toContext
         toContext = nil
         // The old state: its own tree, drawn by a walk that shares this plan's passes.
-        var oldWalk = RenderPlanBuilder.Walk(tree: old, maximumPassSide: maximumPassSide, rasterizer: rasterizer, stopwatch: stopwatch)
+        var oldWalk = RenderPlanBuilder.Walk(tree: old, maximumPassSide: maximumPassSide, rasterizer: rasterizer, stopwatch: stopwatch,
+                                             target: CGRect(x: 0, y: 0, width: width, height: height))
         oldWalk.passes = passes
         var oldItems: [DrawItem] = []
         let oldBounds = old.layers[0].properties.bounds
@@ -170,6 +196,14 @@ extension RenderPlanBuilder.Walk {
             oldWalk.drawContent(0, toTarget: toPass(oldBounds), opacity: 1, into: &oldItems)
         }
         passes = oldWalk.passes
+        offscreen += oldWalk.offscreen
+        let ownTarget = target
+        target = CGRect(x: 0, y: 0, width: width, height: height)
+        defer { target = ownTarget }
+        // Transition passes are not clipped to what shows (the states move across the bounds).
+        for state in ["transition old state", "transition new state"] {
+            offscreen.append(OffscreenArea(layer: path, purpose: state, width: width, height: height))
+        }
         let oldID = passes.count
         passes.append(RenderPass(id: oldID, width: width, height: height, purpose: "transition old state of \(path)",
                                  clearColor: .clear, items: oldItems))
@@ -204,6 +238,7 @@ extension RenderPlanBuilder.Walk {
             }
             passes.append(RenderPass(id: mixID, width: width, height: height, purpose: "cross-fade of \(path)",
                                      clearColor: .clear, items: mix))
+            offscreen.append(OffscreenArea(layer: path, purpose: "cross-fade", width: width, height: height))
             composite(mixID, .zero, 1, "transition")
         } else if transition.type == .reveal {
             composite(newID, offsets.new, alphas.new, "transition to")
@@ -212,5 +247,14 @@ extension RenderPlanBuilder.Walk {
             composite(oldID, offsets.old, alphas.old, "transition from")
             composite(newID, offsets.new, alphas.new, "transition to")
         }
+    }
+}
+
+extension RenderPlanBuilder.Walk {
+    /// `region` grown to whole tiles of 256 raster pixels at `scale`: a clipped raster keeps the
+    /// unclipped one's pixel grid, and content moving a little reuses the same raster.
+    static func rasterTile(_ region: CGRect, scale: CGFloat) -> CGRect {
+        let step = 256 / max(scale, 1e-6)
+        return VisibleRegion.snapped(region, origin: .zero, step: CGSize(width: step, height: step))
     }
 }

@@ -43,7 +43,8 @@ public struct RenderPlanBuilder {
                 if let image = frameInputs[tree.layers[i].layerID] { tree.layers[i].properties.contents = ContentsValue(image: image) }
             }
         }
-        var walk = Walk(tree: tree, maximumPassSide: maximumPassSide, rasterizer: contentRasterizer, stopwatch: stopwatch)
+        var walk = Walk(tree: tree, maximumPassSide: maximumPassSide, rasterizer: contentRasterizer, stopwatch: stopwatch,
+                        target: CGRect(x: 0, y: 0, width: width, height: height))
         var items: [DrawItem] = []
         if !tree.layers.isEmpty {
             let toOutput = CATransform3DMakeScale(scale, scale, 1)
@@ -58,7 +59,7 @@ public struct RenderPlanBuilder {
                 item.antialiasEdges ? [item.withAntialiasedEdges()] : item.splitAtCorners().map { maskingCorner($0, stopwatch) }
             }
         }
-        return RenderPlan(width: width, height: height, passes: passes)
+        return RenderPlan(width: width, height: height, passes: passes, offscreen: walk.offscreen)
     }
 
     /// A circular corner square of a split rounded background or border, drawn as its colour
@@ -100,13 +101,18 @@ public struct RenderPlanBuilder {
         /// The current layer's space → its 3D context, while drawing inside a `CATransformLayer`.
         var toContext: CATransform3D?
         let stopwatch: Stopwatch?
+        /// The pixels of the pass being drawn into: passes and rasters cover only what shows there.
+        var target: CGRect
+        /// Every offscreen pass and content raster made so far, with its layer.
+        var offscreen: [OffscreenArea] = []
 
-        init(tree: PresentationTree, maximumPassSide: Int, rasterizer: ContentRasterizer?, stopwatch: Stopwatch?) {
+        init(tree: PresentationTree, maximumPassSide: Int, rasterizer: ContentRasterizer?, stopwatch: Stopwatch?, target: CGRect) {
             self.tree = tree
             labels = PresentedSubtree(tree)
             self.maximumPassSide = maximumPassSide
             self.rasterizer = rasterizer
             self.stopwatch = stopwatch
+            self.target = target
         }
 
         /// Draws layer `index` (and its subtree) with `toTarget` mapping its space to the target's pixels.
@@ -236,25 +242,27 @@ public struct RenderPlanBuilder {
         }
 
         /// Renders the layer's subtree into its own pass (in its bounds space) and composites that.
+        /// The pass covers only the part of the bounds that can show in the target.
         mutating func isolate(_ index: Int, toTarget: CATransform3D, opacity: Float, purpose: String,
                               into items: inout [DrawItem]) {
             let layer = tree.layers[index]
             let p = layer.properties
             let bounds = p.bounds
-            guard bounds.width > 0, bounds.height > 0 else { return }
-            let density = Self.pixelDensity(toTarget, at: CGPoint(x: bounds.midX, y: bounds.midY))
-            let side = CGFloat(maximumPassSide)
-            let passWidth = Int(min(side, max(1, (bounds.width * density).rounded(.up))))
-            let passHeight = Int(min(side, max(1, (bounds.height * density).rounded(.up))))
-            let toPass = CATransform3DMakeTranslation(-bounds.minX, -bounds.minY, 0)
-                .concatenating(CATransform3DMakeScale(CGFloat(passWidth) / bounds.width, CGFloat(passHeight) / bounds.height, 1))
+            guard bounds.width > 0, bounds.height > 0,
+                  let visible = VisibleRegion.clip(bounds, toTarget: toTarget, target: samplingTarget) else { return }
+            let density = Self.pixelDensity(toTarget, at: CGPoint(x: visible.midX, y: visible.midY))
+            let (area, passWidth, passHeight) = passGeometry(bounds, visible: visible, density: density)
+            let toPass = CATransform3DMakeTranslation(-area.minX, -area.minY, 0)
+                .concatenating(CATransform3DMakeScale(CGFloat(passWidth) / area.width, CGFloat(passHeight) / area.height, 1))
             var passItems: [DrawItem] = []
-            let ownContext = toContext
+            let ownContext = toContext, ownTarget = target
             toContext = nil  // the pass is flat; only its composite lives in the 3D context
+            target = CGRect(x: 0, y: 0, width: passWidth, height: passHeight)
             drawContent(index, toTarget: toPass, opacity: 1, into: &passItems)
             let passID = passes.count
             passes.append(RenderPass(id: passID, width: passWidth, height: passHeight, purpose: purpose,
                                      clearColor: .clear, items: passItems))
+            offscreen.append(OffscreenArea(layer: label(index), purpose: purpose, width: passWidth, height: passHeight))
             var maskID: Int?
             if let mask = layer.mask {
                 // The mask lives in the masked layer's space; its own opacity counts toward its alpha.
@@ -269,15 +277,34 @@ public struct RenderPlanBuilder {
                 maskID = id
                 passes.append(RenderPass(id: id, width: passWidth, height: passHeight, purpose: "mask of \(tree.path(of: index))",
                                          clearColor: .clear, items: maskItems))
+                offscreen.append(OffscreenArea(layer: label(index), purpose: "mask", width: passWidth, height: passHeight))
             }
             let clip = p.masksToBounds
                 ? RoundedShape(rect: bounds, radius: p.cornerRadius, corners: RoundedCorners(p.maskedCorners), continuous: p.cornerCurve == .continuous)
                 : nil
             toContext = ownContext
-            items.append(tagged(DrawItem(layer: label(index), role: "group", transform: toTarget, rect: bounds,
+            target = ownTarget
+            items.append(tagged(DrawItem(layer: label(index), role: "group", transform: toTarget, rect: area,
                                          paint: .pass(passID, source: CGRect(x: 0, y: 0, width: 1, height: 1)), opacity: opacity,
                                          shape: clip.flatMap { $0.isRounded ? $0 : nil }, antialiasEdges: p.allowsEdgeAntialiasing,
                                          maskPass: maskID)))
+        }
+
+        /// The target grown by what bilinear sampling reads beyond its edge.
+        var samplingTarget: CGRect { target.insetBy(dx: -VisibleRegion.samplingMargin, dy: -VisibleRegion.samplingMargin) }
+
+        /// The pass that draws the part `visible` of `rect` at `density` target pixels per point:
+        /// the texels of a pass of all of `rect` that cover `visible`, so that a clipped pass
+        /// samples exactly as the whole one would. At most `maximumPassSide` a side (coarser beyond).
+        func passGeometry(_ rect: CGRect, visible: CGRect, density: CGFloat) -> (rect: CGRect, width: Int, height: Int) {
+            let side = CGFloat(maximumPassSide)
+            let columns = max(1, (rect.width * density).rounded(.up)), rows = max(1, (rect.height * density).rounded(.up))
+            guard visible != rect else { return (rect, Int(min(side, columns)), Int(min(side, rows))) }
+            let texel = CGSize(width: rect.width / columns, height: rect.height / rows)
+            let part = VisibleRegion.snapped(visible, origin: rect.origin, step: texel).intersection(rect)
+            guard !part.isNull, part.width > 0, part.height > 0 else { return (rect, Int(min(side, columns)), Int(min(side, rows))) }
+            return (part, Int(min(side, max(1, (part.width / texel.width).rounded()))),
+                    Int(min(side, max(1, (part.height / texel.height).rounded()))))
         }
 
         /// Sublayers of a transform layer share its 3D space: farthest (smallest z) first, z measured
