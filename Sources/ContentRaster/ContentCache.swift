@@ -128,7 +128,11 @@ public final class ContentCache: ContentRasterizer, Sendable {
             }
             let region = clip.intersection(whole.rect)
             guard !region.isNull else { return nil }
-            return aligned(region, scale: requested)
+            // cairo holds device coordinates in 24.8 fixed point (±8,388,607): the whole path, not
+            // only the part drawn, must map within it, so very distant geometry lowers the scale.
+            let reach = max(abs(whole.rect.minX - region.minX), abs(whole.rect.maxX - region.minX),
+                            abs(whole.rect.minY - region.minY), abs(whole.rect.maxY - region.minY), 1e-9)
+            return aligned(region, scale: min(requested, maximumDeviceCoordinate / reach))
         }
     }
 
@@ -138,6 +142,10 @@ public final class ContentCache: ContentRasterizer, Sendable {
         guard width > 0, height > 0 else { return nil }
         return Placement(rect: rect, width: width, height: height, scale: scale)
     }
+
+    /// The farthest a path's point may map from a raster's origin, in pixels: half of cairo's
+    /// fixed-point range, so strokes and curves around such points stay within it too.
+    static let maximumDeviceCoordinate: CGFloat = 4_194_304
 
     /// The largest side of a content raster, in pixels (a GPU's usual texture limit).
     public static let maximumSide = CGFloat(SceneLimits.maximumRasterSide)

@@ -21,7 +21,7 @@ public final class DemoJob {
     /// Prepares the demo's export to `output` (replaced if it exists); `frames` defaults to the
     /// whole scene. Makes the output's folder.
     public init(output: URL, backend: BackendKind = .gpu, frames: ClosedRange<Int>? = nil) throws {
-        _ = try OutputKind.forPath(output.path)
+        _ = try OutputKind.forPath(output.path, allowsImages: false)
         let folder = output.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

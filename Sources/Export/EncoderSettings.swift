@@ -15,7 +15,9 @@ public enum OutputKind: String, Sendable, CaseIterable {
 
     /// The kind of output `path` names; `codec` (`h264`, `vp9`, `prores`, `gif`) overrides where
     /// the container allows it.
-    public static func forPath(_ path: String, codec: String? = nil) throws(ExportError) -> OutputKind {
+    /// `allowsImages` says whether PNG output is possible where the kind is asked for (`render`
+    /// writes PNG frames too, `demo` and `join` only videos), for the message about others.
+    public static func forPath(_ path: String, codec: String? = nil, allowsImages: Bool = true) throws(ExportError) -> OutputKind {
         let ext = (path as NSString).pathExtension.lowercased()
         let codec = codec?.lowercased()
         let kind: OutputKind
@@ -24,8 +26,11 @@ public enum OutputKind: String, Sendable, CaseIterable {
         case "mov": kind = codec == "prores" || codec == "prores4444" ? .prores4444 : .h264MOV
         case "webm": kind = .vp9WebM
         case "gif": kind = .gif
+        case "png" where !allowsImages:
+            throw .unsupportedOutput(path: path, reason: "a video is written here, not a PNG image (use .mp4, .mov, .webm or .gif)")
         default:
-            throw .unsupportedOutput(path: path, reason: "unknown output extension \".\(ext)\" (use .png, a %d pattern, .mp4, .mov, .webm or .gif)")
+            let known = allowsImages ? ".png, a %d pattern, .mp4, .mov, .webm or .gif" : ".mp4, .mov, .webm or .gif"
+            throw .unsupportedOutput(path: path, reason: "unknown output extension \".\(ext)\" (use \(known))")
         }
         if let codec {
             let allowed: [OutputKind: Set<String>] = [
@@ -52,11 +57,50 @@ public enum OutputKind: String, Sendable, CaseIterable {
         }
     }
 
+    /// ffmpeg's demuxer for reading the output back (`ffprobe -f`).
+    public var demuxer: String {
+        switch self {
+        case .h264MP4, .h264MOV, .prores4444: "mov"
+        case .vp9WebM: "matroska"
+        case .gif: "gif"
+        }
+    }
+
     /// Whether this output can carry an alpha channel.
     public var supportsAlpha: Bool { self == .vp9WebM || self == .prores4444 || self == .gif }
 
     /// Whether segments of this kind can be joined with the concat demuxer and `-c copy`.
     public var isJoinable: Bool { self != .gif }
+
+    /// The quality values (`--crf`) this kind takes: x264's constant quantizer 0…51, VP9's 0…63;
+    /// nil for ProRes and GIF, which have no quality setting.
+    public var qualityRange: ClosedRange<Int>? {
+        switch self {
+        case .h264MP4, .h264MOV: 0...51
+        case .vp9WebM: 0...63
+        case .prores4444, .gif: nil
+        }
+    }
+
+    /// What the kind is called in messages.
+    public var displayName: String {
+        switch self {
+        case .h264MP4, .h264MOV: "H.264"
+        case .vp9WebM: "VP9"
+        case .prores4444: "ProRes"
+        case .gif: "GIF"
+        }
+    }
+
+    /// Throws `.invalidSettings` when `quality` is outside `qualityRange` or the kind has none.
+    public func checkQuality(_ quality: Int) throws(ExportError) {
+        guard let range = qualityRange else {
+            throw .invalidSettings("--crf does not apply to \(displayName) output (it has no quality setting)")
+        }
+        guard range.contains(quality) else {
+            throw .invalidSettings("--crf \(quality) is outside \(range.lowerBound)…\(range.upperBound) for \(displayName)")
+        }
+    }
 
     /// The default quality value (`--crf`): x264 quantizer, VP9 quantizer; unused by ProRes and GIF.
     public var defaultQuality: Int {
@@ -76,9 +120,11 @@ public struct AudioPassthrough: Sendable, Equatable {
     public var codec: String
     /// Seconds into the input where the output starts (a segment's start).
     public var start: Double
+    /// The input's container (the demuxer ffmpeg is forced to use).
+    public var container: VideoContainer
 
-    public init(url: URL, codec: String, start: Double = 0) {
-        self.url = url; self.codec = codec; self.start = start
+    public init(url: URL, codec: String, start: Double = 0, container: VideoContainer = .mov) {
+        self.url = url; self.codec = codec; self.start = start; self.container = container
     }
 }
 
@@ -151,8 +197,7 @@ public struct EncoderSettings: Sendable, Equatable {
     public func arguments(output: String, palette: String? = nil) -> [String] {
         var a = ["-hide_banner", "-nostats", "-loglevel", "error", "-y"] + rawInput
         if let audio {
-            if audio.start > 0 { a += ["-ss", seconds(audio.start)] }
-            a += ["-i", audio.url.path]
+            a += audio.container.inputArguments(audio.url.path, before: audio.start > 0 ? ["-ss", seconds(audio.start)] : [])
         }
         if kind == .gif {
             a += ["-i", palette ?? "palette.png",

@@ -39,6 +39,9 @@ public enum ExportError: Error, CustomStringConvertible, Sendable, Equatable {
                 ? "\((program as NSString).lastPathComponent) not found: no program at \(program); install ffmpeg with "
                     + "tools/install.sh or `apt-get install ffmpeg`, or set \(FFmpegProcess.programVariable) to its path"
                 : "\(program) not found on PATH; install ffmpeg with tools/install.sh or `apt-get install ffmpeg`"
+        case .toolFailed(let program, 0, let message):
+            // It stopped reading before the last frame, yet reported success.
+            "\(program) stopped reading frames and exited with status 0 before the video was complete" + (message.isEmpty ? "" : ": \(message)")
         case .toolFailed(let program, let status, let message):
             "\(program) failed (exit status \(status))" + (message.isEmpty ? "" : ": \(message)")
         case .outputExists(let path): "\(path): already exists (use --overwrite to replace it)"

@@ -102,9 +102,10 @@ public final class FrameRenderer {
     public func render(_ root: CALayer, clock: some MediaClock) -> Image? { render(root, at: clock.currentTime) }
 
     /// The frame of `root` at `time` (any time, not only a frame's) into `sink` as frame `index`,
-    /// then finishes the sink; cancels it on failure.
+    /// then finishes the sink; cancels it on failure, or when `isCancelled` answers true once
+    /// the frame is drawn (the file written is removed).
     public func render(_ root: CALayer, at time: Double, into sink: any FrameSink, index: Int = 0,
-                       stopwatch: Stopwatch? = nil) throws(ExportError) {
+                       stopwatch: Stopwatch? = nil, isCancelled: () -> Bool = { false }) throws(ExportError) {
         do throws(ExportError) {
             try checkBudget(root, times: [time])
             try sink.begin(frames: index...index)
@@ -112,10 +113,11 @@ public final class FrameRenderer {
                 throw .renderFailed(frame: index)
             }
             try sink.consume(index, image)
+            if isCancelled() { throw .cancelled }
             try sink.finish()
         } catch {
             sink.cancel()
-            throw error
+            throw isCancelled() ? .cancelled : error
         }
     }
 

@@ -41,6 +41,11 @@ public struct VideoExportOptions: Sendable {
     /// Whether the root is placed by its own geometry (default), or drawn in its bounds space
     /// from the top-left (`FrameRenderer.placesRoot`).
     public var placesRoot = true
+    /// What the export may cost, checked before anything is started (`RenderBudget`); nil
+    /// checks nothing. Default: the standard budget.
+    public var budget: SceneLimits.Budget? = .standard
+    /// What is exported, as errors name it (a scene file's name); nil: "the layer tree".
+    public var subject: String?
 
     /// Options for `frameCount` frames (from 0) of `width`×`height` at `framesPerSecond`.
     public init(output: URL, width: Int, height: Int, framesPerSecond: Double = 30, frames: ClosedRange<Int>) {
@@ -79,17 +84,25 @@ public final class VideoExporter: @unchecked Sendable {
     public var additionalSinks: [any FrameSink] = []
     /// Reports animations that would not show in an AVFoundation export (default on).
     public var checksExportTiming = true
-    private let cancelled = Atomic<Bool>(false)
+    /// Cancelled by `cancel()`; a `TerminationSignals`' cancellation can be passed at `init`
+    /// so that SIGINT, SIGTERM and SIGHUP stop the export.
+    public let cancellation: Cancellation
+    /// The encoder and decoder of the running pass, woken by a cancellation wherever they wait.
+    private let running = RunningPass()
+    /// Temporary files of earlier exports to this output that were removed (their process had died).
+    public private(set) var removedLeftovers: [String] = []
 
-    public init(root: CALayer, options: VideoExportOptions, composition: VideoComposition? = nil) {
-        self.root = root; self.options = options; self.composition = composition
+    public init(root: CALayer, options: VideoExportOptions, composition: VideoComposition? = nil,
+                cancellation: Cancellation = Cancellation()) {
+        self.root = root; self.options = options; self.composition = composition; self.cancellation = cancellation
     }
 
-    /// Stops the export at the next frame; `run()` then throws `.cancelled`.
-    public func cancel() { cancelled.store(true, ordering: .relaxed) }
+    /// Stops the export: at once where it waits on the encoder or the decoder, else at the next
+    /// frame; `run()` then throws `.cancelled` and leaves nothing behind.
+    public func cancel() { cancellation.cancel() }
 
     /// Whether `cancel()` was called.
-    public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+    public var isCancelled: Bool { cancellation.isCancelled }
 
     /// Exports; returns what was written.
     @discardableResult
@@ -101,14 +114,16 @@ public final class VideoExporter: @unchecked Sendable {
         guard o.width > 0, o.height > 0, o.width <= SceneLimits.maximumOutputSide, o.height <= SceneLimits.maximumOutputSide else {
             throw .invalidSettings("output size \(o.width)x\(o.height) is outside 1…\(SceneLimits.maximumOutputSide)")
         }
-        guard o.framesPerSecond > 0, o.framesPerSecond.isFinite else { throw .invalidSettings("frames per second must be positive") }
-        if !o.overwrite, FileManager.default.fileExists(atPath: outputPath) { throw .outputExists(path: outputPath) }
-        let folder = o.output.deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
-            throw .cannotWrite(path: outputPath, reason: "no folder \(folder)")
+        guard o.framesPerSecond > 0, o.framesPerSecond <= SceneLimits.maximumFramesPerSecond else {
+            throw .invalidSettings("frames per second must be in (0, \(Int(SceneLimits.maximumFramesPerSecond))], not \(o.framesPerSecond)")
         }
-        guard isFolder.boolValue else { throw .cannotWrite(path: outputPath, reason: "\(folder) is a file, not a folder") }
+        guard o.frames.count <= SceneLimits.maximumFrames else {
+            throw .invalidSettings("\(o.frames.count) frames is more than the limit of \(SceneLimits.maximumFrames)")
+        }
+        let subject = o.subject ?? "the layer tree"
+        if let quality = o.quality { try kind.checkQuality(quality) }
+        try OutputFiles.checkWritable(o.output, overwrite: o.overwrite)
+        let folder = o.output.deletingLastPathComponent().path
         // ffmpeg must be there before anything renders (LAMINA_FFMPEG, else PATH).
         let ffmpeg = FFmpegProcess.resolve("ffmpeg")
         guard FFmpegProcess.locate(ffmpeg) != nil else { throw .toolMissing(ffmpeg) }
@@ -127,7 +142,12 @@ public final class VideoExporter: @unchecked Sendable {
         } catch {
             throw .backendUnavailable(error.description)
         }
-        let temporary = Self.temporaryPath(for: o.output)
+        // The budget before ffmpeg starts or any file is made.
+        renderer.budget = o.budget
+        renderer.subject = subject
+        try renderer.checkBudget(root, times: RenderBudget.sampleTimes(o.frames, clock: clock), queueDepth: o.queueDepth)
+        removedLeftovers = OutputFiles.removeStaleTemporaries(for: o.output)
+        let temporary = OutputFiles.temporaryPath(for: o.output)
         var palette: String?
         defer {
             unlink(temporary)
@@ -144,16 +164,23 @@ public final class VideoExporter: @unchecked Sendable {
             kind: kind, width: o.width, height: o.height, framesPerSecond: o.framesPerSecond, quality: o.quality,
             keepsAlpha: (o.background?.alpha ?? 0) < 1, firstFrame: o.frames.lowerBound, frameCount: o.frames.count,
             keyframeInterval: o.keyframeInterval,
-            audio: info?.audioCodec.map { AudioPassthrough(url: composition!.url, codec: $0, start: span.start) })
+            audio: info.flatMap { info in info.audioCodec.map {
+                AudioPassthrough(url: composition!.url, codec: $0, start: span.start, container: info.container) } })
 
         let stopwatch = Stopwatch()
         // GIF: a palette pass over every frame first, then the pass that uses it (the content
         // cache serves both).
         var passes = [settings.arguments(output: temporary)]
         if kind == .gif {
-            let path = Self.temporaryPath(for: o.output.deletingPathExtension().appendingPathExtension("palette.png"))
+            let path = OutputFiles.temporaryPath(for: o.output.deletingPathExtension().appendingPathExtension("palette.png"))
             palette = path
             passes = [settings.paletteArguments(palette: path), settings.arguments(output: temporary, palette: path)]
+        }
+        // A cancellation wakes the encoder and decoder wherever they wait (a stalled encoder).
+        let token = cancellation.onCancel { [running] in running.interrupt() }
+        defer {
+            cancellation.remove(token)
+            running.set(nil, nil)
         }
         for (n, arguments) in passes.enumerated() {
             let last = n == passes.count - 1
@@ -166,6 +193,8 @@ public final class VideoExporter: @unchecked Sendable {
             defer { inputs?.close() }
             let encoder = try EncoderSink(arguments: arguments, straightAlpha: settings.wantsStraightAlpha, depth: o.queueDepth,
                                           stopwatch: stopwatch)
+            running.set(encoder, inputs)
+            if isCancelled { running.interrupt() }
             let sink: any FrameSink = last && !additionalSinks.isEmpty ? FanOutSink([encoder] + additionalSinks) : encoder
             try renderer.render(root, frames: o.frames, clock: clock, inputs: inputs, into: sink, stopwatch: stopwatch,
                                 isCancelled: { isCancelled }) { [onProgress] done in
@@ -174,20 +203,15 @@ public final class VideoExporter: @unchecked Sendable {
             }
         }
         if isCancelled { throw .cancelled }
+        // An encoder that exits 0 without writing the video is a failure, not an empty output.
+        try OutputFiles.verifyVideo(temporary, demuxer: kind.demuxer, frames: o.frames.count,
+                                    encoder: FFmpegProcess.locate(ffmpeg)?.path ?? ffmpeg, cancellation: cancellation)
+        if isCancelled { throw .cancelled }
         try Self.moveIntoPlace(temporary, outputPath, overwrite: o.overwrite)
         let bytes = ((try? FileManager.default.attributesOfItem(atPath: outputPath)[.size]) as? NSNumber)?.int64Value ?? 0
         return ExportSummary(url: o.output, frames: o.frames.count, seconds: Stopwatch.now() - started, bytes: bytes,
                              width: o.width, height: o.height, stages: stopwatch.times,
                              warnings: warnings + renderer.contentCache.warnings)
-    }
-
-    /// `.NAME.lamina-RANDOM.EXT` beside `url` (the extension kept so that tools recognise it).
-    static func temporaryPath(for url: URL) -> String {
-        let folder = url.deletingLastPathComponent().path
-        let ext = url.pathExtension
-        let base = url.deletingPathExtension().lastPathComponent
-        let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        return (folder as NSString).appendingPathComponent(".\(base).lamina-\(random)" + (ext.isEmpty ? "" : ".\(ext)"))
     }
 
     /// Renames the finished file into place; without `overwrite`, never replaces a file that
@@ -201,5 +225,23 @@ public final class VideoExporter: @unchecked Sendable {
         if errno == EEXIST { throw .outputExists(path: path) }
         if FileManager.default.fileExists(atPath: path) { throw .outputExists(path: path) }
         guard rename(temporary, path) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+    }
+}
+
+/// The encoder and decoder of an export's running pass, for a cancellation on another thread.
+private final class RunningPass: @unchecked Sendable {
+    private let lock = NSLock()
+    private var encoder: EncoderSink?
+    private var inputs: VideoFrameInputs?
+
+    func set(_ encoder: EncoderSink?, _ inputs: VideoFrameInputs?) {
+        lock.withLock { (self.encoder, self.inputs) = (encoder, inputs) }
+    }
+
+    /// Frees whatever waits on the encoder or the decoder.
+    func interrupt() {
+        let (encoder, inputs) = lock.withLock { (self.encoder, self.inputs) }
+        encoder?.interrupt()
+        inputs?.close()
     }
 }

@@ -23,7 +23,7 @@ enum DemoCommand {
         guard let backend = BackendKind(rawValue: backendName) else {
             throw UsageError(description: "--backend must be gpu or cpu, not \(backendName)")
         }
-        do { _ = try OutputKind.forPath(output.path) } catch { throw UsageError(description: error.description) }
+        do { _ = try OutputKind.forPath(output.path, allowsImages: false) } catch { throw UsageError(description: error.description) }
         let frames = try args.values("--frames").last.map(RenderCommand.frameRange)
         let job: DemoJob
         do {
@@ -37,7 +37,9 @@ enum DemoCommand {
         if let queue = args.values("--queue").last, let n = Int(queue) { job.exporter.options.queueDepth = max(0, n) }
         var reporting = ExportRunner.Reporting(args)
         reporting.progress = reporting.progress || !reporting.quiet
-        guard let summary = try ExportRunner.run(job.exporter, reporting: reporting) else { return ExportRunner.interruptedStatus }
+        let signals = TerminationSignals()
+        defer { signals.uninstall() }
+        guard let summary = try ExportRunner.run(job.exporter, signals: signals, reporting: reporting) else { return signals.exitStatus }
         if !reporting.quiet {
             print("wrote \(output.path) (\(summary.frames) frames, \(String(format: "%.1f", summary.framesPerSecond)) fps on \(backend.rawValue)) and \(job.contactSheet.path)")
         }

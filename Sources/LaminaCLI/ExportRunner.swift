@@ -1,13 +1,11 @@
 import Foundation
 import Lamina
 
-/// Runs a `VideoExporter` for the command line: Ctrl-C cancels it (status 130, no output left),
-/// a progress line goes to standard error on a terminal (or with `--progress`), and a one-line
-/// summary with per-stage times follows at the end (unless `--quiet`).
+/// Runs a `VideoExporter` for the command line: SIGINT, SIGTERM and SIGHUP cancel it (`signals`:
+/// no output left, one line, exit 130/143/129), a progress line goes to standard error on a
+/// terminal (or with `--progress`), and a one-line summary with per-stage times follows at the
+/// end (unless `--quiet`).
 enum ExportRunner {
-    /// Exit status after SIGINT, as shells report it.
-    static let interruptedStatus: Int32 = 130
-
     struct Reporting {
         var quiet: Bool
         var progress: Bool
@@ -18,15 +16,11 @@ enum ExportRunner {
         }
     }
 
-    /// Runs `exporter`; returns the summary, or nil after Ctrl-C (the caller exits 130).
-    static func run(_ exporter: VideoExporter, reporting: Reporting) throws -> ExportSummary? {
-        // SIGINT becomes a cancellation request handled between frames.
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { exporter.cancel() }
-        source.resume()
-        defer { source.cancel(); signal(SIGINT, SIG_DFL) }
-
+    /// Runs `exporter`; returns the summary, or nil after a signal (printed; the caller exits
+    /// with `signals.exitStatus`).
+    static func run(_ exporter: VideoExporter, signals: TerminationSignals, reporting: Reporting) throws -> ExportSummary? {
+        let token = signals.cancellation.onCancel { exporter.cancel() }
+        defer { signals.cancellation.remove(token) }
         let terminal = isatty(STDERR_FILENO) == 1
         var lastReport = 0.0
         if reporting.progress {
@@ -49,8 +43,8 @@ enum ExportRunner {
             // Ctrl-C on a terminal also reaches ffmpeg, which may fail first: give the signal
             // handler a moment to record the cancellation.
             if error != .cancelled { usleep(100_000) }
-            if error == .cancelled || exporter.isCancelled {
-                fail("interrupted; no output written")
+            if error == .cancelled || signals.received != nil {
+                fail(signals.message)
                 return nil
             }
             throw JobFailure(failure: error)
@@ -58,6 +52,11 @@ enum ExportRunner {
         if reporting.progress, terminal { FileHandle.standardError.write(Data("\n".utf8)) }
         for warning in summary.warnings where !reporting.quiet {
             FileHandle.standardError.write(Data("lamina: warning: \(warning)\n".utf8))
+        }
+        if !reporting.quiet {
+            for name in exporter.removedLeftovers {
+                FileHandle.standardError.write(Data("lamina: removed \(name), left by an export that did not finish\n".utf8))
+            }
         }
         if reporting.progress {
             FileHandle.standardError.write(Data("lamina: \(summary.line)\nlamina: stages: \(summary.stages.summary(frames: summary.frames))\n".utf8))

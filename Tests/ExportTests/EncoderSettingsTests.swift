@@ -75,7 +75,8 @@ final class EncoderSettingsTests: XCTestCase {
         let aac = AudioPassthrough(url: URL(fileURLWithPath: "/in.mov"), codec: "aac", start: 2)
         let mp4 = EncoderSettings(kind: .h264MP4, width: 64, height: 48, framesPerSecond: 30, frameCount: 30, audio: aac)
         let a = mp4.arguments(output: "o.mp4")
-        XCTAssertTrue(a.contains(sequence: ["-ss", "2.000000", "-i", "/in.mov"]))
+        // The input is opened as its probed container only, its name never read as a protocol.
+        XCTAssertTrue(a.contains(sequence: ["-f", "mov", "-protocol_whitelist", "file,pipe", "-ss", "2.000000", "-i", "file:/in.mov"]))
         XCTAssertTrue(a.contains(sequence: ["-map", "0:v", "-map", "1:a:0?"]))
         XCTAssertTrue(a.contains(sequence: ["-c:a", "copy"]))
         XCTAssertTrue(a.contains(sequence: ["-t", "1.000000"]))

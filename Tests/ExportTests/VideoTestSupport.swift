@@ -120,6 +120,22 @@ enum VideoTestSupport {
         }
     }
 
+    /// A folder `fake-ffmpeg` in `folder` holding an `ffmpeg` that runs `script` (sh) and the real
+    /// `ffprobe` beside it (`LAMINA_FFMPEG` takes ffprobe from the same folder); returns the
+    /// script's path, for `LAMINA_FFMPEG`.
+    static func fakeFFmpeg(in folder: URL, script: String) throws -> String {
+        let bin = folder.appendingPathComponent("fake-ffmpeg")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let program = bin.appendingPathComponent("ffmpeg")
+        try Data("#!/bin/sh\n\(script)\n".utf8).write(to: program)
+        XCTAssertEqual(chmod(program.path, 0o755), 0)
+        let probe = bin.appendingPathComponent("ffprobe")
+        if let real = FFmpegProcess.locate("ffprobe"), !FileManager.default.fileExists(atPath: probe.path) {
+            try FileManager.default.createSymbolicLink(at: probe, withDestinationURL: real)
+        }
+        return program.path
+    }
+
     // MARK: - The lamina executable
 
     static func lamina(_ arguments: [String], in folder: URL, environment: [String: String] = [:], timeout: Double = 120) throws -> LaminaProcess.Run {
