@@ -94,33 +94,34 @@ public enum OutputFiles {
         return boot + ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    /// Checks a file an encoder reported as written: not empty, and (where ffprobe can be run)
-    /// a video stream with `frames` frames. Throws `.invalidOutput` naming `path` otherwise.
-    public static func verifyVideo(_ path: String, demuxer: String, frames: Int, encoder: String,
+    /// Checks a file an encoder reported as written (`path`, the temporary of the output `named`):
+    /// not empty, and (where ffprobe can be run) a video stream with `frames` frames. Throws
+    /// `.invalidOutput` naming the output otherwise.
+    public static func verifyVideo(_ path: String, named output: String, demuxer: String, frames: Int, encoder: String,
                                    cancellation: Cancellation? = nil) throws(ExportError) {
         var info = stat()
         guard stat(path, &info) == 0, info.st_size > 0 else {
-            throw .invalidOutput(path: path, reason: "\(encoder) exited without an error but wrote nothing (0 bytes)")
+            throw .invalidOutput(path: output, reason: "\(encoder) exited without an error but wrote nothing (0 bytes)")
         }
         // Without ffprobe (LAMINA_FFMPEG naming a lone ffmpeg) the size check is all there is.
         guard FFmpegProcess.locate(FFmpegProcess.resolve("ffprobe")) != nil else { return }
         let input = ["-f", demuxer, "-protocol_whitelist", VideoContainer.protocols, "file:" + path]
-        let output: [UInt8]
+        let probed: [UInt8]
         do {
-            output = try FFmpegProcess.run(program: "ffprobe", arguments: [
+            probed = try FFmpegProcess.run(program: "ffprobe", arguments: [
                 "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries", "stream=nb_read_packets,codec_type",
                 "-print_format", "json"] + input, cancellation: cancellation)
         } catch {
             if error == .cancelled { throw error }
-            throw .invalidOutput(path: path, reason: "\(encoder) exited without an error but wrote no video ffprobe can read")
+            throw .invalidOutput(path: output, reason: "\(encoder) exited without an error but wrote no video ffprobe can read")
         }
-        let json = try? JSONSerialization.jsonObject(with: Data(output)) as? [String: Any]
+        let json = try? JSONSerialization.jsonObject(with: Data(probed)) as? [String: Any]
         guard let stream = (json?["streams"] as? [[String: Any]])?.first else {
-            throw .invalidOutput(path: path, reason: "\(encoder) exited without an error but wrote no video stream")
+            throw .invalidOutput(path: output, reason: "\(encoder) exited without an error but wrote no video stream")
         }
         let count = (stream["nb_read_packets"] as? String).flatMap(Int.init) ?? (stream["nb_read_packets"] as? Int) ?? -1
         guard count == frames else {
-            throw .invalidOutput(path: path, reason: "\(encoder) exited without an error but wrote \(count) frame\(count == 1 ? "" : "s"), not \(frames)")
+            throw .invalidOutput(path: output, reason: "\(encoder) exited without an error but wrote \(count) frame\(count == 1 ? "" : "s"), not \(frames)")
         }
     }
 }

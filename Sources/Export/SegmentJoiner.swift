@@ -60,7 +60,7 @@ public enum SegmentJoiner {
         arguments += ["-f", kind.muxer, temporary]
         _ = try FFmpegProcess.run(arguments: arguments, cancellation: cancellation)
         let ffmpeg = FFmpegProcess.resolve("ffmpeg")
-        try OutputFiles.verifyVideo(temporary, demuxer: kind.demuxer, frames: probed.reduce(0) { $0 + $1.frames },
+        try OutputFiles.verifyVideo(temporary, named: output.path, demuxer: kind.demuxer, frames: probed.reduce(0) { $0 + $1.frames },
                                     encoder: FFmpegProcess.locate(ffmpeg)?.path ?? ffmpeg, cancellation: cancellation)
         if cancellation?.isCancelled == true { throw .cancelled }
         try VideoExporter.moveIntoPlace(temporary, output.path, overwrite: overwrite)

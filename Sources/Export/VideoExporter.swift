@@ -204,7 +204,7 @@ public final class VideoExporter: @unchecked Sendable {
         }
         if isCancelled { throw .cancelled }
         // An encoder that exits 0 without writing the video is a failure, not an empty output.
-        try OutputFiles.verifyVideo(temporary, demuxer: kind.demuxer, frames: o.frames.count,
+        try OutputFiles.verifyVideo(temporary, named: outputPath, demuxer: kind.demuxer, frames: o.frames.count,
                                     encoder: FFmpegProcess.locate(ffmpeg)?.path ?? ffmpeg, cancellation: cancellation)
         if isCancelled { throw .cancelled }
         try Self.moveIntoPlace(temporary, outputPath, overwrite: o.overwrite)
