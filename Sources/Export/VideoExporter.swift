@@ -114,8 +114,8 @@ public final class VideoExporter: @unchecked Sendable {
         guard o.width > 0, o.height > 0, o.width <= SceneLimits.maximumOutputSide, o.height <= SceneLimits.maximumOutputSide else {
             throw .invalidSettings("output size \(o.width)x\(o.height) is outside 1…\(SceneLimits.maximumOutputSide)")
         }
-        guard o.framesPerSecond > 0, o.framesPerSecond <= SceneLimits.maximumFramesPerSecond else {
-            throw .invalidSettings("frames per second must be in (0, \(Int(SceneLimits.maximumFramesPerSecond))], not \(o.framesPerSecond)")
+        guard (SceneLimits.minimumFramesPerSecond...SceneLimits.maximumFramesPerSecond).contains(o.framesPerSecond) else {
+            throw .invalidSettings("frames per second must be in 0.001…1000, not \(o.framesPerSecond)")
         }
         guard o.frames.count <= SceneLimits.maximumFrames else {
             throw .invalidSettings("\(o.frames.count) frames is more than the limit of \(SceneLimits.maximumFrames)")

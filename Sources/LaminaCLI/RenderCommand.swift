@@ -17,7 +17,7 @@ enum RenderCommand {
                           reference renderer, same pixels within rounding)
       --time T            time of a single frame, seconds
       --frames A..B       frames A to B inclusive
-      --fps N             frames per second in (0, 1000] (default: the scene's)
+      --fps N             frames per second, 0.001…1000 (default: the scene's)
       --size WxH          output size in pixels (default: the scene's); without --scale the
                           scene is scaled to fit it
       --scale S           pixels per point (default: the scene's)
@@ -70,8 +70,8 @@ enum RenderCommand {
         if frames != nil, !isSequence, !isVideo { throw UsageError(description: "--frames needs an output pattern with %d, such as frames/%05d.png, or a video output") }
         if time != nil, isVideo { throw UsageError(description: "--time is for PNG output; a video takes --frames A..B") }
         let fps = try args.values("--fps").last.map { try number($0, "--fps") }
-        if let fps, !(fps > 0 && fps <= SceneLimits.maximumFramesPerSecond) {
-            throw UsageError(description: "--fps \(args.values("--fps").last!) is outside (0, \(Int(SceneLimits.maximumFramesPerSecond))]")
+        if let fps, !(SceneLimits.minimumFramesPerSecond...SceneLimits.maximumFramesPerSecond).contains(fps) {
+            throw UsageError(description: "--fps \(args.values("--fps").last!) is outside 0.001…1000")
         }
         let explicitScale = try args.values("--scale").last.map { try number($0, "--scale") }
         if let explicitScale, !(explicitScale > 0 && explicitScale <= 64) { throw UsageError(description: "--scale must be in (0, 64]") }

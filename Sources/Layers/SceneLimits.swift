@@ -33,7 +33,8 @@ public enum SceneLimits {
     public static let maximumFrames = 1_000_000
     /// Scene files larger than this are refused unread.
     public static let maximumFileBytes = 64 << 20
-    /// Frames per second of a render (`fps`, `--fps`): in (0, 1000].
+    /// Frames per second of a render (`fps`, `--fps`): 0.001…1000.
+    public static let minimumFramesPerSecond = 0.001
     public static let maximumFramesPerSecond = 1_000.0
 
     /// Default: layers presented at once after replicator copies and particles are expanded.
