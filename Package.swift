@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "Lamina", "TestSupport"], exclude: ["Malformed", "FuzzRegressions"]),
         .testTarget(name: "ContentRasterTests", dependencies: ["ContentRaster", "Geometry", "Layers", "Rendering", "TestSupport"]),
         .testTarget(name: "ReftestTests", dependencies: ["Lamina", "RenderTesting", "TestSupport"], exclude: ["Reftests"]),
-        .testTarget(name: "ExportTests", dependencies: ["Lamina", "Demo", "TestSupport"], exclude: ["Hostile"]),
+        .testTarget(name: "ExportTests", dependencies: ["Lamina", "Demo", "TestSupport"]),
         .testTarget(name: "RenderTestingTests", dependencies: ["Lamina", "RenderTesting", "TestSupport"], exclude: ["__Snapshots__"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "TestSupport"]),
     ],

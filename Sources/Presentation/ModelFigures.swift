@@ -35,6 +35,10 @@ public struct ModelFigures: Sendable, Equatable {
         public var count: Int
         /// How the count comes about (`1,000 × 1,000 replicator copies`, `100,000 particles`).
         public var reason: String
+
+        public init(layer: String, count: Int, reason: String) {
+            self.layer = layer; self.count = count; self.reason = reason
+        }
     }
 
     /// The figures of the tree under `root`.

@@ -8,8 +8,8 @@ import Glibc
 /// through the real `lamina`: assets confined to the scene's folder, inputs that would block
 /// refused, and one budget per scene enforced in milliseconds, before rendering.
 final class UntrustedSceneTests: XCTestCase {
-    /// `Tests/ExportTests/Hostile/`: small scenes that used to cost gigabytes.
-    static let hostile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Hostile")
+    /// Small scenes that used to cost gigabytes, kept with the fuzzer's regressions.
+    static let hostile = Repository.root.appendingPathComponent("Tests/SceneFormatTests/FuzzRegressions")
 
     func folder() throws -> URL { try VideoTestSupport.folder(self) }
 
@@ -151,8 +151,10 @@ final class UntrustedSceneTests: XCTestCase {
     /// or rendered (their offscreen images clipped to the 32×32 the output shows).
     func testHostileScenesAreRefusedOrRenderedQuickly() throws {
         let folder = try folder()
-        for name in ["nested-replicators.json", "twenty-emitters.json", "huge-shape.json", "nested-group-opacity.json", "dot.png"] {
-            try FileManager.default.copyItem(at: Self.hostile.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        for (file, name) in [("009-nested-replicators-over-budget.json", "nested-replicators.json"),
+                             ("010-twenty-emitters-over-budget.json", "twenty-emitters.json"), ("011-huge-shape-clipped.json", "huge-shape.json"),
+                             ("012-nested-group-opacity-clipped.json", "nested-group-opacity.json"), ("dot.png", "dot.png")] {
+            try FileManager.default.copyItem(at: Self.hostile.appendingPathComponent(file), to: folder.appendingPathComponent(name))
         }
         let refusals = [
             ("nested-replicators.json", ["presents up to 1,001,001,002 layers after replicator and particle expansion, over the budget of 100,000",
