@@ -225,7 +225,8 @@ public final class FFmpegProcess: @unchecked Sendable {
         if !process.isRunning, process.terminationReason == .uncaughtSignal {
             let signal = process.terminationStatus
             let names: [Int32: String] = [SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT",
-                                          SIGINT: "SIGINT", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE"]
+                                          SIGINT: "SIGINT", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE",
+                                          SIGXFSZ: "SIGXFSZ, the file size limit"]
             parts.append("killed by signal \(signal)" + (names[signal].map { " (\($0))" } ?? ""))
         }
         let lines = errorMessage

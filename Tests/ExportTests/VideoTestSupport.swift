@@ -142,6 +142,28 @@ enum VideoTestSupport {
         try LaminaProcess.run(arguments, in: folder, environment: environment, timeout: timeout)
     }
 
+    /// Runs `/bin/sh -c command` in `folder` (a `ulimit` around lamina), at most 120 s.
+    static func shell(_ command: String, in folder: URL) throws -> LaminaProcess.Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.currentDirectoryURL = folder
+        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-test-shell-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errURL) }
+        let err = try FileHandle(forWritingTo: errURL)
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try? err.close()
+        wait(120) { !process.isRunning }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return LaminaProcess.Run(status: process.terminationStatus, stdout: "",
+                                 stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
+    }
+
     /// Processes whose command line contains `fragment` (from `/proc/PID/cmdline`).
     static func processes(commandLineContaining fragment: String) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
