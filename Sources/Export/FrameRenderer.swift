@@ -170,7 +170,8 @@ public final class FrameRenderer {
         guard let budget else { return }
         if let checked, checked.root == ObjectIdentifier(root), checked.times == times { return }
         try RenderBudget.measure(root, width: width, height: height, scale: scale, placesRoot: placesRoot, times: times,
-                                 limits: budget, queueDepth: queueDepth).check(subject: subject)
+                                 limits: budget, queueDepth: queueDepth, backend: backend is GLRenderer ? .gpu : .cpu)
+            .check(subject: subject)
         checked = (ObjectIdentifier(root), times)
     }
 

@@ -56,9 +56,9 @@ public struct SceneOutput {
     }
 
     /// The budget figures of rendering the scene at `times` (`lamina inspect --budget`).
-    public func measureBudget(times: [Double], queueDepth: Int = 0) -> RenderBudget {
+    public func measureBudget(times: [Double], queueDepth: Int = 0, backend: BackendKind = .gpu) -> RenderBudget {
         RenderBudget.measure(scene.root, width: width, height: height, scale: scale, times: times, limits: budget,
-                             queueDepth: queueDepth)
+                             queueDepth: queueDepth, backend: backend)
     }
 
     /// The scene's `video` entry: its input and the layers named to show it (nil without one).

@@ -5,7 +5,7 @@ import Lamina
 enum InspectCommand {
     static let usage = """
     usage: lamina inspect SCENE --time T [--time T …]
-           lamina inspect SCENE --budget [--time T …] [--size WxH] [--max-memory MB]
+           lamina inspect SCENE --budget [--time T …] [--size WxH] [--backend gpu|cpu] [--max-memory MB]
 
     Prints the presentation tree of SCENE at each time T (seconds) as one JSON object per line:
     {"time": T, "layers": [...]}, layers depth-first with every property's presentation value.
@@ -17,7 +17,7 @@ enum InspectCommand {
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["--time", "--size", "--max-memory"],
+        let args = try Arguments(arguments, valued: ["--time", "--size", "--max-memory", "--backend"],
                                  flags: ["--help", "-h", "--budget", "--allow-assets-outside"])
         if args.flags.contains("--help") || args.flags.contains("-h") {
             print(usage)
@@ -32,8 +32,12 @@ enum InspectCommand {
         }
         let budget = args.flags.contains("--budget")
         guard !times.isEmpty || budget else { throw UsageError(description: "inspect needs at least one --time (or --budget)") }
-        if !budget, !args.values("--size").isEmpty || !args.values("--max-memory").isEmpty {
-            throw UsageError(description: "--size and --max-memory go with --budget")
+        if !budget, !args.values("--size").isEmpty || !args.values("--max-memory").isEmpty || !args.values("--backend").isEmpty {
+            throw UsageError(description: "--size, --backend and --max-memory go with --budget")
+        }
+        let backendName = args.values("--backend").last ?? "gpu"
+        guard let backend = BackendKind(rawValue: backendName) else {
+            throw UsageError(description: "--backend must be gpu or cpu, not \(backendName)")
         }
         let size = try args.values("--size").last.map(RenderCommand.size)
         let maximumMemory = try args.values("--max-memory").last.map { text throws(UsageError) in
@@ -54,7 +58,7 @@ enum InspectCommand {
             target.budget.memoryBytes = maximumMemory
             let frames = (try? target.videoFrames()) ?? 0...0
             let figures = target.measureBudget(times: times.isEmpty ? RenderBudget.sampleTimes(frames, clock: target.clock) : times,
-                                               queueDepth: 3)
+                                               queueDepth: 3, backend: backend)
             print(figures.lines.joined(separator: "\n"))
             if let problem = figures.problem { throw JobFailure(description: "\(target.subject): \(problem)") }
             return 0
