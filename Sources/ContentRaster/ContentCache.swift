@@ -5,7 +5,7 @@ import Rendering
 import Synchronization
 
 /// The "raster contents" stage: rasterizes shape paths, text and shadow paths with cairo and
-/// Pango for the render plan, and remembers each result by the full value of its request, so
+/// Pango for the render plan, and draws custom-drawn layers, and remembers each result by the full value of its request, so
 /// content that did not change between frames costs a dictionary lookup — and is the same
 /// `CGImage` object, so the backends' texture caches hit as well.
 ///
@@ -79,6 +79,9 @@ public final class ContentCache: ContentRasterizer, Sendable {
                 path.addEllipse(in: CGRect(x: ringWidth, y: ringWidth, width: 2 * (r - ringWidth), height: 2 * (r - ringWidth)))
             }
             return raster(path, style: ShapeStyle(fillColor: .white, fillRule: .evenOdd, strokeColor: nil), placement: placement)
+        case .drawing(let drawing):
+            guard let image = drawing.draw() else { return nil }
+            return RasterizedContent(image: image, rect: region)
         case .text(let text, let size, _):
             var input = TextRasterInput(text: text, size: size, scale: placement.scale)
             if region != CGRect(origin: .zero, size: size) { input.region = region }
@@ -115,6 +118,12 @@ public final class ContentCache: ContentRasterizer, Sendable {
             return aligned(CGRect(x: 0, y: 0, width: 2 * CGFloat(radius), height: 2 * CGFloat(radius)), scale: 1)
         case .text(_, let size, let scale):
             return textPlacement(CGRect(origin: .zero, size: size), scale: fittingScale(scale, size))
+        case .drawing(let drawing):
+            // The layer's backing store: its bounds at its (fitted) contents scale, never clipped
+            // (`draw(in:)` draws all of it).
+            let (width, height) = drawing.pixelSize
+            guard width > 0, height > 0 else { return nil }
+            return Placement(rect: CGRect(origin: .zero, size: drawing.key.size), width: width, height: height, scale: drawing.key.scale)
         case .clipped(let inner, let clip):
             guard let whole = placement(of: inner) else { return nil }
             // Clipped content keeps the whole one's requested scale (not the coarser one a huge

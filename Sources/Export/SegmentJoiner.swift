@@ -27,7 +27,10 @@ public enum SegmentJoiner {
 
     /// Joins `segments` in order into `output` (same container as the segments), atomically.
     /// A `cancellation` stops ffmpeg and removes what was written (`.cancelled`).
-    public static func join(_ segments: [URL], into output: URL, overwrite: Bool = false,
+    ///
+    /// - Parameter audioFrom: a file whose first audio stream is muxed over the whole joined
+    ///   timeline (segments rendered from a plan are video-only, so the audio has no seams).
+    public static func join(_ segments: [URL], into output: URL, overwrite: Bool = false, audioFrom: URL? = nil,
                             cancellation: Cancellation? = nil) throws(ExportError) {
         guard !segments.isEmpty else { throw .invalidSettings("join needs at least one segment") }
         let kind = try OutputKind.forPath(output.path, allowsImages: false)
@@ -42,6 +45,11 @@ public enum SegmentJoiner {
             let segment = try probe(url, cancellation: cancellation)
             if let first = probed.first { try check(segment, of: url, against: first, firstURL: segments[0]) }
             probed.append(segment)
+        }
+        var audioInfo: VideoInfo?
+        if let audioFrom {
+            audioInfo = try VideoInfo.probe(audioFrom)
+            guard audioInfo?.audioCodec != nil else { throw .badInput(path: audioFrom.path, reason: "has no audio stream") }
         }
         OutputFiles.removeStaleTemporaries(for: output)
         let temporary = OutputFiles.temporaryPath(for: output)
@@ -60,10 +68,31 @@ public enum SegmentJoiner {
         arguments += ["-f", kind.muxer, temporary]
         _ = try FFmpegProcess.run(arguments: arguments, cancellation: cancellation)
         let ffmpeg = FFmpegProcess.resolve("ffmpeg")
-        try OutputFiles.verifyVideo(temporary, named: output.path, demuxer: kind.demuxer, frames: probed.reduce(0) { $0 + $1.frames },
-                                    encoder: FFmpegProcess.locate(ffmpeg)?.path ?? ffmpeg, cancellation: cancellation)
+        let encoder = FFmpegProcess.locate(ffmpeg)?.path ?? ffmpeg
+        let frames = probed.reduce(0) { $0 + $1.frames }
+        try OutputFiles.verifyVideo(temporary, named: output.path, demuxer: kind.demuxer, frames: frames, encoder: encoder,
+                                    cancellation: cancellation)
+        var finished = temporary
+        let muxed = OutputFiles.temporaryPath(for: output)
+        defer { unlink(muxed) }
+        if let audioFrom, let audioInfo, let codec = audioInfo.audioCodec {
+            // The video as joined, the audio cut at the video's end (an audio stream that is
+            // shorter simply ends early; the video is never cut).
+            let joined = try VideoInfo.probe(URL(fileURLWithPath: temporary))
+            // Half a frame past the container's duration, so rounding never cuts the last frame.
+            let seconds = joined.duration + 0.5 * FrameClock(framesPerSecond: max(joined.framesPerSecond, 1)).frameDuration
+            var mux = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error", "-y"]
+                + joined.container.inputArguments(temporary) + audioInfo.container.inputArguments(audioFrom.path)
+                + ["-map", "0:v", "-map", "1:a:0", "-c:v", "copy", "-c:a", kind.audioCodec(for: codec), "-t", String(format: "%.6f", seconds)]
+            if kind == .h264MP4 { mux += ["-movflags", "+faststart"] }
+            mux += ["-f", kind.muxer, muxed]
+            _ = try FFmpegProcess.run(arguments: mux, cancellation: cancellation)
+            try OutputFiles.verifyVideo(muxed, named: output.path, demuxer: kind.demuxer, frames: frames, encoder: encoder,
+                                        cancellation: cancellation)
+            finished = muxed
+        }
         if cancellation?.isCancelled == true { throw .cancelled }
-        try VideoExporter.moveIntoPlace(temporary, output.path, overwrite: overwrite)
+        try VideoExporter.moveIntoPlace(finished, output.path, overwrite: overwrite)
     }
 
     /// Reads a segment's video stream, refusing what cannot be one: a name the concat list

@@ -38,6 +38,14 @@ public struct VideoExportOptions: Sendable {
     public var queueDepth = 3
     /// Keyframe spacing in frames (default two seconds); segments should start on a multiple.
     public var keyframeInterval: Int?
+    /// The container and codec, when not the output's extension's (a segment written as
+    /// `NAME.partial` before it is renamed).
+    public var kind: OutputKind?
+    /// Whether the input video's audio is carried over (default true; segments rendered for a
+    /// later join leave it out: the audio is muxed once over the whole timeline).
+    public var includesAudio = true
+    /// Encoder threads (`EncoderSettings.threads`).
+    public var encoderThreads = EncoderSettings.defaultThreads
     /// Whether the root is placed by its own geometry (default), or drawn in its bounds space
     /// from the top-left (`FrameRenderer.placesRoot`).
     public var placesRoot = true
@@ -110,7 +118,8 @@ public final class VideoExporter: @unchecked Sendable {
         LargeAllocations.mapped
         let o = options
         let outputPath = o.output.path
-        let kind = try OutputKind.forPath(outputPath, codec: o.codec)
+        let kind: OutputKind
+        if let chosen = o.kind { kind = chosen } else { kind = try OutputKind.forPath(outputPath, codec: o.codec) }
         guard o.width > 0, o.height > 0, o.width <= SceneLimits.maximumOutputSide, o.height <= SceneLimits.maximumOutputSide else {
             throw .invalidSettings("output size \(o.width)x\(o.height) is outside 1…\(SceneLimits.maximumOutputSide)")
         }
@@ -160,12 +169,13 @@ public final class VideoExporter: @unchecked Sendable {
             throw .cannotWrite(path: outputPath, reason: "cannot create a file in \(folder): \(String(cString: strerror(errno)))")
         }
         close(probe)
-        let settings = EncoderSettings(
+        var settings = EncoderSettings(
             kind: kind, width: o.width, height: o.height, framesPerSecond: o.framesPerSecond, quality: o.quality,
             keepsAlpha: (o.background?.alpha ?? 0) < 1, firstFrame: o.frames.lowerBound, frameCount: o.frames.count,
             keyframeInterval: o.keyframeInterval,
-            audio: info.flatMap { info in info.audioCodec.map {
-                AudioPassthrough(url: composition!.url, codec: $0, start: span.start, container: info.container) } })
+            audio: o.includesAudio ? info.flatMap { info in info.audioCodec.map {
+                AudioPassthrough(url: composition!.url, codec: $0, start: span.start, container: info.container) } } : nil)
+        settings.threads = o.encoderThreads
 
         let stopwatch = Stopwatch()
         // GIF: a palette pass over every frame first, then the pass that uses it (the content
