@@ -25,6 +25,10 @@ enum DemoCommand {
         }
         do { _ = try OutputKind.forPath(output.path, allowsImages: false) } catch { throw UsageError(description: error.description) }
         let frames = try args.values("--frames").last.map(RenderCommand.frameRange)
+        let queueDepth = try args.values("--queue").last.map { queue throws(UsageError) in
+            guard let n = Int(queue), (0...64).contains(n) else { throw UsageError(description: "--queue \(queue) is not an integer in 0…64") }
+            return n
+        }
         let job: DemoJob
         do {
             job = try DemoJob(output: output, backend: backend, frames: frames)
@@ -34,7 +38,7 @@ enum DemoCommand {
             throw JobFailure(description: "cannot prepare the demo: \(error)")
         }
         if args.flags.contains("--sequential") { job.exporter.options.queueDepth = 0 }
-        if let queue = args.values("--queue").last, let n = Int(queue) { job.exporter.options.queueDepth = max(0, n) }
+        if let queueDepth { job.exporter.options.queueDepth = queueDepth }
         var reporting = ExportRunner.Reporting(args)
         reporting.progress = reporting.progress || !reporting.quiet
         let signals = TerminationSignals()

@@ -40,19 +40,8 @@ enum InspectCommand {
             throw UsageError(description: "--backend must be gpu or cpu, not \(backendName)")
         }
         let size = try args.values("--size").last.map(RenderCommand.size)
-        let maximumMemory = try args.values("--max-memory").last.map { text throws(UsageError) in
-            guard let n = Int(text), (16...(1 << 24)).contains(n) else {
-                throw UsageError(description: "--max-memory \(text) is not a number of megabytes in 16…16777216")
-            }
-            return n << 20
-        }
-        let scene: Scene
-        do {
-            scene = try SceneLoader.load(contentsOf: URL(fileURLWithPath: file),
-                                         options: SceneLoadOptions(allowsAssetsOutsideFolder: args.flags.contains("--allow-assets-outside")))
-        } catch {
-            throw JobFailure(description: error.description)
-        }
+        let maximumMemory = try args.values("--max-memory").last.map(RenderCommand.megabytes)
+        let scene = try RenderCommand.loadScene(file, args)
         if budget {
             var target = SceneOutput(scene: scene, size: size)
             target.budget.memoryBytes = maximumMemory

@@ -89,24 +89,13 @@ enum RenderCommand {
             do throws(ExportError) { try kind?.checkQuality(n) } catch { throw UsageError(description: error.description) }
             return n
         }
-        let maximumMemory = try args.values("--max-memory").last.map { text throws(UsageError) in
-            guard let n = Int(text), (16...(1 << 24)).contains(n) else {
-                throw UsageError(description: "--max-memory \(text) is not a number of megabytes in 16…16777216")
-            }
-            return n << 20
-        }
+        let maximumMemory = try args.values("--max-memory").last.map(megabytes)
         var options = Options(args)
         options.quality = quality
 
         let signals = TerminationSignals()
         defer { signals.uninstall() }
-        let scene: Scene
-        do {
-            scene = try SceneLoader.load(contentsOf: URL(fileURLWithPath: sceneFile),
-                                         options: SceneLoadOptions(allowsAssetsOutsideFolder: args.flags.contains("--allow-assets-outside")))
-        } catch {
-            throw JobFailure(description: error.description)
-        }
+        let scene = try loadScene(sceneFile, args)
         if !options.quiet { for warning in scene.warnings { fail("warning: \(warning)") } }
         var target = SceneOutput(scene: scene, size: size, scale: explicitScale, framesPerSecond: fps)
         let side = 1...SceneLimits.maximumOutputSide
@@ -211,6 +200,24 @@ enum RenderCommand {
         guard let manifest = written else { return signals.exitStatus }
         print(manifest.json)
         return 0
+    }
+
+    /// The scene file, its assets confined unless `--allow-assets-outside`.
+    static func loadScene(_ file: String, _ args: Arguments) throws(JobFailure) -> Scene {
+        do {
+            return try SceneLoader.load(contentsOf: URL(fileURLWithPath: file),
+                                        options: SceneLoadOptions(allowsAssetsOutsideFolder: args.flags.contains("--allow-assets-outside")))
+        } catch {
+            throw JobFailure(description: error.description)
+        }
+    }
+
+    /// `--max-memory MB` in bytes.
+    static func megabytes(_ text: String) throws(UsageError) -> Int {
+        guard let n = Int(text), (16...(1 << 24)).contains(n) else {
+            throw UsageError(description: "--max-memory \(text) is not a number of megabytes in 16…16777216")
+        }
+        return n << 20
     }
 
     static func number(_ text: String, _ option: String) throws(UsageError) -> Double {

@@ -6,10 +6,6 @@ import Geometry
 import Animation
 import Layers
 
-/// Loads scene files (scene-format.md) into exactly the layer tree the equivalent Swift calls build.
-///
-/// Strict: unknown keys, wrong types, NaN, out-of-range values and exceeded limits are all errors,
-/// every one listed as `file:line:column: JSON path: reason`, and nothing is returned.
 /// How a scene file is loaded.
 public struct SceneLoadOptions: Sendable, Equatable {
     /// Let asset paths lead outside the scene file's folder (`../`, absolute paths, symlinks
@@ -22,6 +18,10 @@ public struct SceneLoadOptions: Sendable, Equatable {
     }
 }
 
+/// Loads scene files (scene-format.md) into exactly the layer tree the equivalent Swift calls build.
+///
+/// Strict: unknown keys, wrong types, NaN, out-of-range values and exceeded limits are all errors,
+/// every one listed as `file:line:column: JSON path: reason`, and nothing is returned.
 public enum SceneLoader {
     /// Loads the scene at `url`; asset paths are relative to its folder and, unless `options`
     /// say otherwise, must stay inside it.
