@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // Lamina: Core Animation's layer-and-animation model for Linux.
-// Targets follow the pipeline: Geometry → Timing → Animation → Layers → Presentation → SceneFormat;
+// Targets follow the pipeline: Geometry → Timing → Filters → Animation → Layers → Presentation → SceneFormat;
 // each imports only the stages before it. `Lamina` re-exports them all.
 import PackageDescription
 
@@ -14,11 +14,13 @@ let package = Package(
     targets: [
         .target(name: "Geometry"),
         .target(name: "Timing"),
-        .target(name: "Animation", dependencies: ["Geometry", "Timing"]),
-        .target(name: "Layers", dependencies: ["Geometry", "Timing", "Animation"]),
+        // Core Image filters as values (CIFilter, blend modes), for layers and their animations.
+        .target(name: "Filters"),
+        .target(name: "Animation", dependencies: ["Geometry", "Timing", "Filters"]),
+        .target(name: "Layers", dependencies: ["Geometry", "Timing", "Filters", "Animation"]),
         .target(name: "Presentation", dependencies: ["Geometry", "Timing", "Animation", "Layers"]),
         .target(name: "SceneFormat", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation"]),
-        .target(name: "Rendering", dependencies: ["Geometry", "Layers", "Presentation"]),
+        .target(name: "Rendering", dependencies: ["Geometry", "Filters", "Layers", "Presentation"]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(name: "ImageIO", dependencies: ["Rendering", "CPNG", "CTurboJPEG"]),
@@ -35,14 +37,14 @@ let package = Package(
         // Video output, decoding and compositing through the ffmpeg program.
         .target(name: "VideoExport", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
                                                     "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Snapshot"]),
-        .target(name: "Lamina", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
+        .target(name: "Lamina", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers", "Presentation", "SceneFormat",
                                                "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Snapshot", "VideoExport"]),
         .executableTarget(name: "LaminaCLI", dependencies: ["Lamina"]),
         .executableTarget(name: "ModelBenchmark", dependencies: ["Lamina"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
         .testTarget(name: "TimingTests", dependencies: ["Timing"]),
         .testTarget(name: "AnimationTests", dependencies: ["Animation"]),
-        .testTarget(name: "LayersTests", dependencies: ["Layers", "Presentation", "SceneFormat", "ContentRaster"]),
+        .testTarget(name: "LayersTests", dependencies: ["Filters", "Layers", "Presentation", "SceneFormat", "ContentRaster"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "GLRenderer", "CPURenderer", "SceneFormat", "ImageIO", "Snapshot"],
                     exclude: ["Goldens"]),

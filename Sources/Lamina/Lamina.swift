@@ -1,6 +1,7 @@
 // The umbrella module: `import Lamina` brings the whole public API.
 @_exported import Geometry
 @_exported import Timing
+@_exported import Filters
 @_exported import Animation
 @_exported import Layers
 @_exported import Presentation
