@@ -36,7 +36,14 @@ public final class GLRenderer: RenderBackend {
         var mask: GLuint
         var minFilter: GLint
         var magFilter: GLint
+        var blendMode: BlendMode = .normal
+        var colorMatrix: ColorMatrix?
     }
+    /// A copy of the region of the target under a blend-mode item (GLES 3 cannot read the
+    /// framebuffer being drawn), grown as needed; `backdropOrigin` is the copied region's corner.
+    private var backdropTexture: GLuint = 0
+    private var backdropCapacity: (width: Int, height: Int) = (0, 0)
+    private var backdropOrigin: (x: GLint, y: GLint) = (0, 0)
     private var textures: [ObjectIdentifier: (texture: GLuint, image: CGImage, mipmapped: Bool, opaque: Bool)] = [:]
     /// The frame each texture was last drawn in: textures unused for `textureLifetime` frames are
     /// deleted, so content rasterized anew every frame (an animated path) cannot pile up.
@@ -64,6 +71,7 @@ public final class GLRenderer: RenderBackend {
         glUseProgram(program.program)
         glUniform1i(program.texture, 0)
         glUniform1i(program.mask, 1)
+        glGenTextures(1, &backdropTexture)
         glGenVertexArrays(1, &vertexArray)
         glBindVertexArray(vertexArray)
         glGenBuffers(1, &quad)
@@ -98,6 +106,7 @@ public final class GLRenderer: RenderBackend {
             glDeleteTextures(1, &t)
             glDeleteRenderbuffers(1, &d)
         }
+        glDeleteTextures(1, &backdropTexture)
         glDeleteBuffers(1, &quad)
         glDeleteBuffers(1, &instanceBuffer)
         glDeleteBuffers(1, &polygonBuffer)
@@ -116,13 +125,19 @@ public final class GLRenderer: RenderBackend {
         glDisable(GLenum(GL_CULL_FACE))
 
         var passTextures: [Int: GLuint] = [:]
+        var passTargets: [Int: Target] = [:]
         for (index, pass) in plan.passes.enumerated() {
-            let target = self.target(index, width: pass.width, height: pass.height)
+            // A pass that continues an earlier one draws on into its target, uncleared.
+            let earlier = pass.startsFrom.flatMap { passTargets[$0] }.flatMap { $0.width == pass.width && $0.height == pass.height ? $0 : nil }
+            let target = earlier ?? self.target(index, width: pass.width, height: pass.height)
+            passTargets[pass.id] = target
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target.framebuffer)
             glViewport(0, 0, GLsizei(pass.width), GLsizei(pass.height))
-            let c = pass.clearColor
-            glClearColor(c.red, c.green, c.blue, c.alpha)
-            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            if earlier == nil {
+                let c = pass.clearColor
+                glClearColor(c.red, c.green, c.blue, c.alpha)
+                glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            }
             currentTarget = (pass.width, pass.height)
             glUniform2f(program.target, GLfloat(pass.width), GLfloat(pass.height))
             drawItems(pass.items, images: images, passTextures: passTextures)
@@ -190,7 +205,7 @@ public final class GLRenderer: RenderBackend {
     /// Whether an item covers its whole quad with alpha 1 (so it may hide what is below).
     private func isOpaque(_ item: DrawItem, images: ImageProvider) -> Bool {
         guard item.opacity >= 1, item.shape == nil, item.borderWidth == nil, item.maskPass == nil, item.polygon == nil,
-              (item.tint?.alpha ?? 1) >= 1 else {
+              (item.tint?.alpha ?? 1) >= 1, item.blendMode == .normal, item.colorMatrix == nil else {
             return false
         }
         switch item.paint {
@@ -213,6 +228,15 @@ public final class GLRenderer: RenderBackend {
                            texture: 0, mask: item.maskPass.flatMap { passTextures[$0] } ?? 0,
                            minFilter: GL_LINEAR, magFilter: GL_LINEAR)
         key.variant.masked = key.mask != 0
+        key.blendMode = item.blendMode
+        key.colorMatrix = item.colorMatrix
+        key.variant.colorMatrix = item.colorMatrix != nil
+        if item.blendMode.readsBackdrop {
+            key.variant.blend = item.blendMode.family
+            // Drawn alone, over a copy of what lies under it now.
+            flush()
+            guard copyBackdrop(under: item) else { return }
+        }
         var color = PremultipliedColor.clear
         var uv = CGRect(x: 0, y: 0, width: 1, height: 1)
         switch item.paint {
@@ -284,6 +308,31 @@ public final class GLRenderer: RenderBackend {
                 [GLfloat((p.x - item.rect.minX) / item.rect.width), GLfloat((p.y - item.rect.minY) / item.rect.height)]
             }.flatMap { $0 })
         }
+        if item.blendMode.readsBackdrop { flush() }
+    }
+
+    /// Copies the part of the bound target that `item` can touch into `backdropTexture`; false
+    /// when that part is empty.
+    private func copyBackdrop(under item: DrawItem) -> Bool {
+        let full = CGRect(x: 0, y: 0, width: currentTarget.width, height: currentTarget.height)
+        let bounds = (item.screenBounds ?? full).intersection(full)
+        guard !bounds.isNull, bounds.width > 0, bounds.height > 0 else { return false }
+        let x0 = Int(bounds.minX.rounded(.down)), y0 = Int(bounds.minY.rounded(.down))
+        let x1 = min(currentTarget.width, Int(bounds.maxX.rounded(.up))), y1 = min(currentTarget.height, Int(bounds.maxY.rounded(.up)))
+        guard x1 > x0, y1 > y0 else { return false }
+        glActiveTexture(GLenum(GL_TEXTURE2))
+        glBindTexture(GLenum(GL_TEXTURE_2D), backdropTexture)
+        if backdropCapacity.width < x1 - x0 || backdropCapacity.height < y1 - y0 {
+            backdropCapacity = (max(backdropCapacity.width, x1 - x0), max(backdropCapacity.height, y1 - y0))
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(backdropCapacity.width), GLsizei(backdropCapacity.height), 0,
+                         GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        }
+        glCopyTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLint(x0), GLint(y0), GLsizei(x1 - x0), GLsizei(y1 - y0))
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        backdropOrigin = (GLint(x0), GLint(y0))
+        return true
     }
 
     /// Draws the collected batch in one instanced call (or one polygon, given its corners).
@@ -295,6 +344,21 @@ public final class GLRenderer: RenderBackend {
         }
         guard let key = batchKey, instanceCount > 0 else { return }
         use(key.variant)
+        if let m = key.colorMatrix {
+            // Column-major: column j holds input j's weight in each output channel.
+            let columns: [GLfloat] = (0..<4).flatMap { j in m.rows.map { $0[j] } }
+            glUniformMatrix4fv(program.colorMatrix, 1, GLboolean(GL_FALSE), columns)
+            glUniform4f(program.colorBias, m.bias.x, m.bias.y, m.bias.z, m.bias.w)
+        }
+        if key.blendMode.readsBackdrop {
+            glActiveTexture(GLenum(GL_TEXTURE2))
+            glBindTexture(GLenum(GL_TEXTURE_2D), backdropTexture)
+            glActiveTexture(GLenum(GL_TEXTURE0))
+            glUniform2i(program.backdropOrigin, backdropOrigin.x, backdropOrigin.y)
+            glUniform1i(program.blendMode, GLint(key.blendMode.indexInFamily))
+        }
+        if key.blendMode == .addition { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE)) }
+        defer { if key.blendMode == .addition { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA)) } }
         if key.texture != 0 {
             glActiveTexture(GLenum(GL_TEXTURE0))
             glBindTexture(GLenum(GL_TEXTURE_2D), key.texture)
@@ -347,6 +411,7 @@ public final class GLRenderer: RenderBackend {
             glUseProgram(made.program)
             glUniform1i(made.texture, 0)
             glUniform1i(made.mask, 1)
+            glUniform1i(made.backdrop, 2)
             programs[variant] = made
             next = made
         }
