@@ -65,7 +65,6 @@ extension SceneDecoder {
         let nameNode = r["name"], typeNode = r["type"]
         guard let kindNode = typeNode ?? nameNode else {
             fail(node, path, "missing required key \"name\" (one of: \(Self.imageFilterNames.joined(separator: ", ")))")
-            r.reportUnknownKeys()
             return nil
         }
         let kindPath = r.path(typeNode != nil ? "type" : "name")
@@ -83,7 +82,7 @@ extension SceneDecoder {
             case .number:
                 if let v = number(n, r.path(key), in: Self.filterInputRanges[key]) { filter.setValue(.number(v), forKey: key) }
             case .vector(let v):
-                if let values = numbers(n, r.path(key), count: v.count, what: "a vector of \(v.count) numbers") {
+                if let values = numbers(n, r.path(key), count: v.count, what: "a vector") {
                     filter.setValue(.vector(values), forKey: key)
                 }
             }
