@@ -28,6 +28,7 @@ enum BenchScenes {
          textured(1000, translucent: false, width, height), textured(1000, translucent: true, width, height),
          rounded(100, plain: true, width, height), rounded(100, plain: false, width, height), nestedMasks(30, width, height),
          content(animated: true, width, height), content(animated: false, width, height)]
+            + filterScenes(width: width, height: height)
     }
 
     static func stage(_ width: Int, _ height: Int) -> CALayer {
