@@ -92,7 +92,11 @@ extension RenderPlanBuilder.Walk {
         let shadowShape = p.shadowPath.map { $0.boundingBox } ?? p.bounds
         guard shadowShape.width > 0, shadowShape.height > 0, !shadowShape.isNull,
               p.shadowPath != nil || drawnItemCount(index, limit: 1) > 0 else { return }
-        let radius = max(0, p.shadowRadius)
+        // The shadow is cast by the filtered layer (Core Animation's order: filters, then
+        // shadow): the layer's blurs widen it as one Gaussian, their variances added.
+        let filterBlur = p.shadowPath == nil
+            ? LayerEffects.steps(p.filters).reduce(0) { sum, step in if case .blur(let r) = step { sum + r * r } else { sum } } : 0
+        let radius = (max(0, p.shadowRadius) * max(0, p.shadowRadius) + filterBlur).squareRoot()
         // Blur at most ~16 texels: large radii render the shadow at a lower density.
         var density = Self.pixelDensity(toTarget, at: CGPoint(x: shadowShape.midX, y: shadowShape.midY))
         if radius > 0 { density = min(density, 16 / radius) }

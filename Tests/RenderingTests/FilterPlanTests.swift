@@ -125,6 +125,15 @@ final class FilterPlanTests: XCTestCase {
         // The copy covers the panel and 3σ around it, past the frame's edge where needed.
         XCTAssertEqual(p.passes[1].width, 60 + 24)
         XCTAssertEqual(p.passes[1].height, 30 + 24)
+
+        // A mask clips the frosted backdrop too, sampled over the same area as the copy.
+        panel.mask = box("mask", CGRect(x: 0, y: 0, width: 30, height: 30), 0)
+        let masked = plan(r)
+        let backdropItem = masked.passes.flatMap(\.items).first { $0.role == "backdrop" }
+        let maskID = try? XCTUnwrap(backdropItem?.maskPass)
+        let maskPass = masked.passes.first { $0.id == maskID }
+        XCTAssertEqual(maskPass?.purpose, "mask of root/panel")
+        XCTAssertEqual(maskPass?.width, 84)
     }
 
     func testTheBackdropOfALayerInsideAGroupIsTheGroupsOwnPass() {

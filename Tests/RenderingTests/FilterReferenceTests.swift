@@ -230,6 +230,39 @@ final class FilterReferenceTests: XCTestCase {
         assertPixel(frames, 32, 21, [1, 1, 1, 1], "the rounded corner is not frosted (a stripe shows)")
     }
 
+    func testMasksApplyAfterTheFiltersAndShadowsFallFromTheFilteredLayer() throws {
+        // A blurred square masked to its left half: the blur spreads inside the mask only.
+        let r = root(120, 80)
+        let square = box(CGRect(x: 20, y: 20, width: 40, height: 40), [0.2, 0.4, 0.8, 1])
+        square.filters = [CIFilter(name: "CIGaussianBlur", parameters: [kCIInputRadiusKey: 4])!]
+        let mask = box(CGRect(x: -20, y: -20, width: 40, height: 80), [0, 0, 0, 1])
+        square.mask = mask
+        // A blurred, shadowed square: its shadow is the blurred alpha blurred again,
+        // one Gaussian of σ = √(3² + 4²) = 5.
+        let shadowed = box(CGRect(x: 80, y: 20, width: 20, height: 20), [0, 0, 0, 0])
+        shadowed.backgroundColor = nil
+        let inner = box(CGRect(x: 0, y: 0, width: 20, height: 20), [1, 1, 1, 1])
+        shadowed.addSublayer(inner)
+        shadowed.filters = [CIFilter(name: "CIGaussianBlur", parameters: [kCIInputRadiusKey: 4])!]
+        shadowed.shadowOpacity = 1
+        shadowed.shadowRadius = 3
+        shadowed.shadowOffset = CGSize(width: 0, height: 30)
+        shadowed.shadowColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+        r.addSublayer(square)
+        r.addSublayer(shadowed)
+        let frames = try render(r, 120, 80)
+        // The mask spans x 0…40 on screen: the blur shows left of the square, not right of 40.
+        for (x, y) in [(22, 40), (35, 22), (39, 40), (15, 40)] {
+            let k = coverage(Double(x) + 0.5, 20, 60, 4) * coverage(Double(y) + 0.5, 20, 60, 4)
+            assertPixel(frames, x, y, [0.2 * k, 0.4 * k, 0.8 * k, k], "inside the mask")
+        }
+        assertPixel(frames, 41, 40, [0, 0, 0, 0], "right of the mask")
+        for (x, y) in [(90, 60), (90, 70), (84, 55)] {
+            let k = coverage(Double(x) + 0.5, 80, 100, 5) * coverage(Double(y) + 0.5, 50, 70, 5)
+            assertPixel(frames, x, y, [k, 0, 0, k], "the shadow of the blurred square")
+        }
+    }
+
     func testAdditiveParticlesAddUp() throws {
         var dot = [UInt8]()
         for _ in 0..<16 { dot += [255, 255, 255, 255] }
