@@ -1,58 +1,83 @@
 // swift-tools-version: 6.0
 // Lamina: Core Animation's layer-and-animation model for Linux.
-// Targets follow the pipeline: Geometry → Timing → Filters → Animation → Layers → Presentation → SceneFormat;
-// each imports only the stages before it. `Lamina` re-exports them all.
+//
+// Targets follow the pipeline, each importing only the stages before it:
+//   Geometry → Timing → Filters → Animation → Layers → SceneFormat (scene file → model)
+//   → Presentation (model at time t) → Rendering (render plan) → ImageIO, ContentRaster
+//   → GLRenderer | CPURenderer (plan → frame) → Export (frame clock, frame loop, sinks)
+//   → RenderTesting (snapshot assertions), Demo, Benchmarks → Lamina (umbrella) → LaminaCLI.
+// C libraries are reached only through the `C*` system-library shims.
 import PackageDescription
 
 let package = Package(
     name: "Lamina",
     products: [
         .library(name: "Lamina", targets: ["Lamina"]),
+        .library(name: "RenderTesting", targets: ["RenderTesting"]),
         .executable(name: "lamina", targets: ["LaminaCLI"]),
         .executable(name: "lamina-model-bench", targets: ["ModelBenchmark"]),
     ],
     targets: [
         .target(name: "Geometry"),
         .target(name: "Timing"),
-        // Core Image filters as values (CIFilter, blend modes), for layers and their animations.
+        // CIFilter and blend modes as values, for layers and their animations.
         .target(name: "Filters"),
         .target(name: "Animation", dependencies: ["Geometry", "Timing", "Filters"]),
         .target(name: "Layers", dependencies: ["Geometry", "Timing", "Filters", "Animation"]),
-        .target(name: "Presentation", dependencies: ["Geometry", "Timing", "Animation", "Layers"]),
-        .target(name: "SceneFormat", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation"]),
-        .target(name: "Rendering", dependencies: ["Geometry", "Filters", "Layers", "Presentation"]),
+        .target(name: "SceneFormat", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers"]),
+        .target(name: "Presentation", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers"]),
+        .target(name: "Rendering", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers", "Presentation"]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
-        .target(name: "ImageIO", dependencies: ["Rendering", "CPNG", "CTurboJPEG"]),
+        .target(name: "ImageIO", dependencies: ["Geometry", "Layers", "Rendering", "CPNG", "CTurboJPEG"]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
-        .target(name: "ContentRaster", dependencies: ["Geometry", "Layers", "Rendering", "CCairo", "CPangoCairo"]),
+        .target(name: "ContentRaster", dependencies: ["Geometry", "Timing", "Layers", "Rendering", "CCairo", "CPangoCairo"]),
         .systemLibrary(name: "CEGL", pkgConfig: "egl", providers: [.apt(["libegl-dev", "libgles-dev"])]),
-        .executableTarget(name: "ShaderEmbedder"),
-        .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ShaderEmbedder"]),
+        // Build tool: files of `Shaders/` (and the demo's `Examples/` files) as Swift constants.
+        .executableTarget(name: "ResourceEmbedder"),
+        .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ResourceEmbedder"]),
+        .plugin(name: "EmbedExamples", capability: .buildTool(), dependencies: ["ResourceEmbedder"]),
         .target(name: "GLRenderer", dependencies: ["Geometry", "Timing", "Rendering", "CEGL"], plugins: ["EmbedShaders"]),
         // Optimised even in debug builds: the test suite renders every reftest with it.
-        .target(name: "CPURenderer", dependencies: ["Geometry", "Timing", "Layers", "Rendering"], swiftSettings: [.unsafeFlags(["-O"])]),
-        .target(name: "Snapshot", dependencies: ["Geometry", "Timing", "Layers", "Presentation", "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer"]),
-        // Video output, decoding and compositing through the ffmpeg program.
-        .target(name: "VideoExport", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
-                                                    "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Snapshot"]),
+        .target(name: "CPURenderer", dependencies: ["Geometry", "Timing", "Rendering"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // The frame clock, the one frame loop, frame inputs and sinks (PNG, video through ffmpeg,
+        // contact sheet, memory), video decoding, segment plans and joining.
+        .target(name: "Export", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
+                                               "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "CCrypto"]),
+        // Snapshot assertions for XCTest and Swift Testing, and the reftest manifest reader.
+        .target(name: "RenderTesting", dependencies: ["Geometry", "Layers", "Presentation", "SceneFormat", "Rendering",
+                                                      "ImageIO", "Export"]),
+        // `lamina demo`: the built-in demo scene (Examples/demo.json, embedded) over a generated clip.
+        .target(name: "Demo", dependencies: ["Geometry", "Layers", "SceneFormat", "Rendering", "ImageIO", "Export"],
+                plugins: ["EmbedExamples"]),
+        // `lamina bench`, `lamina bench --export` and `lamina-model-bench`.
+        .target(name: "Benchmarks", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers", "Presentation", "SceneFormat",
+                                                   "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer",
+                                                   "Export", "Demo", "CEGL"],
+                plugins: ["EmbedShaders"]),
         .target(name: "Lamina", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers", "Presentation", "SceneFormat",
-                                               "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Snapshot", "VideoExport"]),
-        .executableTarget(name: "LaminaCLI", dependencies: ["Lamina"]),
-        .executableTarget(name: "ModelBenchmark", dependencies: ["Lamina"]),
-        .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
-        .testTarget(name: "TimingTests", dependencies: ["Timing"]),
-        .testTarget(name: "AnimationTests", dependencies: ["Animation"]),
-        .testTarget(name: "LayersTests", dependencies: ["Filters", "Layers", "Presentation", "SceneFormat", "ContentRaster"]),
-        .testTarget(name: "PresentationTests", dependencies: ["Presentation"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "GLRenderer", "CPURenderer", "SceneFormat", "ImageIO", "Snapshot"],
+                                               "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Export"]),
+        .executableTarget(name: "LaminaCLI", dependencies: ["Lamina", "Demo", "Benchmarks"]),
+        .executableTarget(name: "ModelBenchmark", dependencies: ["Benchmarks"]),
+        // Helpers shared by the test targets (pixel probes, temporary folders, scene loading).
+        .target(name: "TestSupport", dependencies: ["Lamina"], path: "Tests/TestSupport"),
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry", "TestSupport"]),
+        .testTarget(name: "TimingTests", dependencies: ["Timing", "TestSupport"]),
+        .testTarget(name: "AnimationTests", dependencies: ["Animation", "TestSupport"]),
+        .testTarget(name: "LayersTests", dependencies: ["Filters", "Layers", "Presentation", "SceneFormat", "ContentRaster", "TestSupport"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "TestSupport"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "GLRenderer", "CPURenderer", "SceneFormat", "ImageIO", "Export",
+                                                           "RenderTesting", "TestSupport"],
                     exclude: ["Goldens"]),
-        .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "Rendering"], exclude: ["Fixtures"]),
-        .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "Lamina"], exclude: ["Malformed", "FuzzRegressions"]),
-        .testTarget(name: "ContentRasterTests", dependencies: ["ContentRaster", "Geometry", "Layers", "Rendering"]),
-        .testTarget(name: "ReftestTests", dependencies: ["Lamina"], exclude: ["Reftests"]),
-        .testTarget(name: "VideoExportTests", dependencies: ["Lamina"]),
+        .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "Rendering", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "Lamina", "TestSupport"], exclude: ["Malformed", "FuzzRegressions"]),
+        .testTarget(name: "ContentRasterTests", dependencies: ["ContentRaster", "Geometry", "Layers", "Rendering", "TestSupport"]),
+        .testTarget(name: "ReftestTests", dependencies: ["Lamina", "RenderTesting", "TestSupport"], exclude: ["Reftests"]),
+        .testTarget(name: "ExportTests", dependencies: ["Lamina", "Demo", "TestSupport"]),
+        .testTarget(name: "RenderTestingTests", dependencies: ["Lamina", "RenderTesting", "TestSupport"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

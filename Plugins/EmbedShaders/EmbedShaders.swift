@@ -1,8 +1,8 @@
 import Foundation
 import PackagePlugin
 
-/// Turns `Shaders/*.glsl` into Swift string constants at build time, so the shader files stay the
-/// source of truth and the `lamina` binary runs from any folder.
+/// Turns `Shaders/*.glsl` into Swift string constants at build time (`EmbeddedShaders`), so the
+/// shader files stay the source of truth and the `lamina` binary runs from any folder.
 @main
 struct EmbedShaders: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -13,8 +13,8 @@ struct EmbedShaders: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedShaders.swift")
         return [.buildCommand(
             displayName: "Embedding \(shaders.count) shader(s)",
-            executable: try context.tool(named: "ShaderEmbedder").url,
-            arguments: [output.path] + shaders.map(\.path),
+            executable: try context.tool(named: "ResourceEmbedder").url,
+            arguments: [output.path, "EmbeddedShaders", "text"] + shaders.map(\.path),
             inputFiles: shaders,
             outputFiles: [output])]
     }

@@ -1,6 +1,5 @@
 import Foundation
 import Geometry
-import Layers
 import Rendering
 import Timing
 
@@ -16,7 +15,6 @@ public final class CPURenderer: RenderBackend {
     public let name = "cpu"
     /// Rows of each pass are split over this many threads.
     public let threads: Int
-    public private(set) var lastTimings: (composite: Double, readback: Double) = (0, 0)
     private var contents: [ObjectIdentifier: (image: CGImage, texture: Texture?, lastUse: Int)] = [:]
     /// Frames rendered; contents unused for 30 frames are dropped, so content rasterized anew
     /// every frame (an animated path) cannot pile up.
@@ -34,8 +32,8 @@ public final class CPURenderer: RenderBackend {
     deinit { ownerBuffer?.deallocate() }
 
     /// Draws `plan` and returns the frame (RGBA8 premultiplied, top row first).
-    public func render(_ plan: RenderPlan, images: ImageProvider) -> Image? {
-        let start = CACurrentMediaTime()
+    public func render(_ plan: RenderPlan, images: ImageProvider, stopwatch: Stopwatch?) -> Image? {
+        let start = stopwatch == nil ? 0 : Stopwatch.now()
         var passTextures: [Int: Texture] = [:]
         var frame: [UInt8] = []
         // A frame split by backdrop filters is drawn in a target of its own and copied out.
@@ -68,7 +66,7 @@ public final class CPURenderer: RenderBackend {
         }
         frameNumber += 1
         if frameNumber % 8 == 0 { contents = contents.filter { frameNumber - $0.value.lastUse <= 30 } }
-        lastTimings = (CACurrentMediaTime() - start, 0)
+        stopwatch?.add(Stopwatch.now() - start, to: .composite)
         return Image(width: plan.width, height: plan.height, pixels: frame)
     }
 

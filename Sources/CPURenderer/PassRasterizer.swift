@@ -1,5 +1,4 @@
 import Foundation
-import Layers
 import Rendering
 
 /// Draws one pass's prepared items into its RGBA8 target, rows `rows` only (one thread's band).

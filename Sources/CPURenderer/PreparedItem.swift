@@ -1,6 +1,5 @@
 import Foundation
 import Geometry
-import Layers
 import Rendering
 
 /// A draw item made ready for the CPU: its covered pixels, the projective map from pixels back
@@ -96,7 +95,7 @@ extension DrawItem {
 /// What a prepared item's pixels are coloured with.
 enum PreparedPaint {
     case solid(SIMD4<Float>)
-    case texture(Texture, minification: CALayerContentsFilter, magnification: CALayerContentsFilter)
+    case texture(Texture, minification: TextureFilter, magnification: TextureFilter)
     /// The texture's alpha times a premultiplied colour.
     case tinted(Texture, SIMD4<Float>)
     case gradient(GradientPaint)
@@ -122,8 +121,8 @@ struct ShapeCoverage {
     init(_ shape: RoundedShape, borderWidth: CGFloat) {
         center = SIMD2(Float(shape.rect.midX), Float(shape.rect.midY))
         halfSize = SIMD2(Float(shape.rect.width / 2), Float(shape.rect.height / 2))
-        func radius(_ corner: CACornerMask) -> Float { shape.corners.contains(corner) ? Float(shape.radius) : 0 }
-        radii = SIMD4(radius(.layerMinXMinYCorner), radius(.layerMaxXMinYCorner), radius(.layerMaxXMaxYCorner), radius(.layerMinXMaxYCorner))
+        func radius(_ corner: RoundedCorners) -> Float { shape.corners.contains(corner) ? Float(shape.radius) : 0 }
+        radii = SIMD4(radius(.minXMinY), radius(.maxXMinY), radius(.maxXMaxY), radius(.minXMaxY))
         continuous = shape.continuous
         self.borderWidth = Float(borderWidth)
     }

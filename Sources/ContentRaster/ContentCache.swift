@@ -35,7 +35,6 @@ public final class ContentCache: ContentRasterizer, Sendable {
         var clock: UInt64 = 0
         var hits = 0
         var misses = 0
-        var seconds = 0.0
         var warnings: [String] = []
     }
 
@@ -50,13 +49,11 @@ public final class ContentCache: ContentRasterizer, Sendable {
 
     /// The request's image and placement, rasterized only when no equal request was seen (and
     /// kept) before.
-    public func rasterize(_ request: ContentRequest) -> RasterizedContent? {
+    public func rasterize(_ request: ContentRequest, stopwatch: Stopwatch?) -> RasterizedContent? {
         if let hit = lookup(request) { return hit }
-        let start = DispatchTime.now().uptimeNanoseconds
         var warnings: [String] = []
-        let result = Self.render(request, warnings: &warnings)
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        store(result, for: request, seconds: seconds, warnings: warnings)
+        let result = stopwatch.measure(.raster) { Self.render(request, warnings: &warnings) }
+        store(result, for: request, warnings: warnings)
         return result
     }
 
@@ -88,7 +85,7 @@ public final class ContentCache: ContentRasterizer, Sendable {
     }
 
     /// The largest side of a content raster, in pixels (a GPU's usual texture limit).
-    public static let maximumSide: CGFloat = 8192
+    public static let maximumSide = CGFloat(SceneLimits.maximumRasterSide)
 
     /// `scale`, lowered where content of `size` points would exceed `maximumSide` pixels: huge
     /// layers are rasterized coarser and drawn scaled up, never allocated beyond the limit.
@@ -115,17 +112,14 @@ public final class ContentCache: ContentRasterizer, Sendable {
         state.withLock { Statistics(hits: $0.hits, misses: $0.misses, count: $0.entries.count) }
     }
 
-    /// Seconds spent rasterizing (misses only) since the cache was made or last reset.
-    public var rasterSeconds: Double { state.withLock { $0.seconds } }
-
     /// What went differently from the requests (substituted fonts), each once, in order.
     public var warnings: [String] { state.withLock { $0.warnings } }
 
-    /// Drops every result; with `resettingStatistics`, zeroes the counts and time too.
+    /// Drops every result; with `resettingStatistics`, zeroes the counts too.
     public func removeAll(resettingStatistics: Bool = false) {
         state.withLock { state in
             state.entries.removeAll()
-            if resettingStatistics { (state.hits, state.misses, state.seconds) = (0, 0, 0) }
+            if resettingStatistics { (state.hits, state.misses) = (0, 0) }
         }
     }
 
@@ -143,11 +137,10 @@ public final class ContentCache: ContentRasterizer, Sendable {
         }
     }
 
-    private func store(_ value: RasterizedContent?, for request: ContentRequest, seconds: Double, warnings: [String]) {
+    private func store(_ value: RasterizedContent?, for request: ContentRequest, warnings: [String]) {
         let capacity = self.capacity
         state.withLock { state in
             state.clock += 1
-            state.seconds += seconds
             for warning in warnings where !state.warnings.contains(warning) { state.warnings.append(warning) }
             state.entries[request] = (value, state.clock)
             // A linear scan: eviction is rare next to lookups and the cache is small.

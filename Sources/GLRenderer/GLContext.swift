@@ -2,13 +2,12 @@ import Foundation
 import CEGL
 import Synchronization
 
-/// Why no GL context (or program) could be made. Its description names the way out, since the
-/// CPU backend draws the same frames without GL.
+/// Why no GL context (or program) could be made: which call or step failed, and how.
 public struct GLContextError: Error, CustomStringConvertible {
     /// What failed.
     public var reason: String
     public init(reason: String) { self.reason = reason }
-    public var description: String { "\(reason); try --backend cpu" }
+    public var description: String { reason }
 }
 
 /// A headless EGL display and an OpenGL ES 3.0 context on it.

@@ -1,7 +1,6 @@
 import Foundation
 import CEGL
 import Geometry
-import Layers
 import Rendering
 import Timing
 
@@ -52,7 +51,6 @@ public final class GLRenderer: RenderBackend {
     private static let textureLifetime = 30
     private var targets: [Target] = []
 
-    public private(set) var lastTimings: (composite: Double, readback: Double) = (0, 0)
 
     private struct Target {
         var framebuffer: GLuint
@@ -114,8 +112,8 @@ public final class GLRenderer: RenderBackend {
     }
 
     /// Draws `plan` and returns the frame (RGBA8 premultiplied, top row first).
-    public func render(_ plan: RenderPlan, images: ImageProvider) -> Image? {
-        let start = CACurrentMediaTime()
+    public func render(_ plan: RenderPlan, images: ImageProvider, stopwatch: Stopwatch?) -> Image? {
+        let start = stopwatch == nil ? 0 : Stopwatch.now()
         context.makeCurrent()
         glUseProgram(program.program)
         glBindVertexArray(vertexArray)
@@ -146,9 +144,12 @@ public final class GLRenderer: RenderBackend {
         }
         glFinish()
         evictUnusedTextures()
-        let drawn = CACurrentMediaTime()
+        let drawn = stopwatch == nil ? 0 : Stopwatch.now()
         let frame = readFrame(width: plan.width, height: plan.height)
-        lastTimings = (drawn - start, CACurrentMediaTime() - drawn)
+        if let stopwatch {
+            stopwatch.add(drawn - start, to: .composite)
+            stopwatch.add(Stopwatch.now() - drawn, to: .readback)
+        }
         return frame
     }
 
@@ -279,7 +280,7 @@ public final class GLRenderer: RenderBackend {
             batchKey = key
         }
         let s = shape.map { $0.rect } ?? item.rect
-        func radius(_ corner: CACornerMask) -> GLfloat {
+        func radius(_ corner: RoundedCorners) -> GLfloat {
             guard let shape, shape.corners.contains(corner) else { return 0 }
             return GLfloat(shape.radius)
         }
@@ -298,7 +299,7 @@ public final class GLRenderer: RenderBackend {
             put(uv.minX); put(uv.minY); put(uv.width); put(uv.height)
             put(color.red); put(color.green); put(color.blue); put(color.alpha)
             put(s.minX); put(s.minY); put(s.width); put(s.height)
-            put(radius(.layerMinXMinYCorner)); put(radius(.layerMaxXMinYCorner)); put(radius(.layerMaxXMaxYCorner)); put(radius(.layerMinXMaxYCorner))
+            put(radius(.minXMinY)); put(radius(.maxXMinY)); put(radius(.maxXMaxY)); put(radius(.minXMaxY))
             put(item.opacity); put(item.borderWidth ?? 0); put(depth); put(GLfloat(shape?.continuous == true ? 1 : 0))
         }
         instanceCount += 1

@@ -3,7 +3,9 @@ import Geometry
 import Rendering
 
 /// Serves layer contents to renderers: decodes each image's file (`CGImage.source`) once and
-/// keeps the pixels while the provider lives; in-memory images are served as they are.
+/// keeps the pixels while the provider lives (they are reused every frame); in-memory images
+/// (video frames, generated images) are served as they are, without a copy and without being
+/// kept, so that images drawn once do not pile up over a long video.
 public final class FileImageProvider: ImageProvider {
     private var cache: [ObjectIdentifier: (image: CGImage, pixels: Image?)] = [:]
     /// Problems met while decoding, one line each (the item is skipped, the frame still renders).
@@ -12,12 +14,11 @@ public final class FileImageProvider: ImageProvider {
     public init() {}
 
     public func pixels(for image: CGImage) -> Image? {
+        if let bytes = image.pixels { return Image(width: image.width, height: image.height, pixels: bytes) }
         let key = ObjectIdentifier(image)
         if let cached = cache[key] { return cached.pixels }
         var pixels: Image?
-        if let bytes = image.pixels {
-            pixels = Image(width: image.width, height: image.height, pixels: bytes)
-        } else if let source = image.source {
+        if let source = image.source {
             do {
                 pixels = try ImageFile.read(contentsOf: URL(fileURLWithPath: source))
             } catch {

@@ -1,3 +1,5 @@
+import Layers
+
 /// Why an image could not be read, decoded, encoded or written; every case names the file.
 ///
 /// Codecs that work on bytes in memory (`PNGCodec`, `JPEGCodec`) name the file
@@ -75,7 +77,7 @@ public enum ImageIOError: Error, CustomStringConvertible, Equatable, Sendable {
 public enum ImageLimits {
     /// The largest width or height a decoder accepts (16384); larger images are refused from
     /// their header, before pixel memory is allocated.
-    public static let maximumSide = 16384
+    public static let maximumSide = SceneLimits.maximumImageSide
 
     /// `.tooLarge` when a side exceeds `maximumSide`, else `nil`.
     static func violation(width: Int, height: Int) -> ImageIOError? {

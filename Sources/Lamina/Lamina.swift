@@ -1,15 +1,14 @@
-// The umbrella module: `import Lamina` brings the whole public API.
+// The umbrella module: `import Lamina` brings the whole public API, stage by stage.
 @_exported import Geometry
 @_exported import Timing
 @_exported import Filters
 @_exported import Animation
 @_exported import Layers
-@_exported import Presentation
 @_exported import SceneFormat
+@_exported import Presentation
 @_exported import Rendering
 @_exported import ImageIO
 @_exported import ContentRaster
 @_exported import GLRenderer
 @_exported import CPURenderer
-@_exported import Snapshot
-@_exported import VideoExport
+@_exported import Export

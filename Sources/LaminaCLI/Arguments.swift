@@ -1,4 +1,5 @@
 import Foundation
+import Lamina
 
 /// A usage error: printed as one `lamina: …` line, exit status 2.
 struct UsageError: Error, CustomStringConvertible {
@@ -8,6 +9,17 @@ struct UsageError: Error, CustomStringConvertible {
 /// A job failure: printed as `lamina: …` lines, exit status 1.
 struct JobFailure: Error, CustomStringConvertible {
     var description: String
+
+    init(description: String) { self.description = description }
+
+    /// A failed render or export; where the GPU cannot be had, the way out too.
+    init(failure: ExportError) {
+        if case .backendUnavailable = failure {
+            description = "\(failure); try --backend cpu"
+        } else {
+            description = failure.description
+        }
+    }
 }
 
 /// A small hand-written argument reader: positional arguments plus `--name value` options,

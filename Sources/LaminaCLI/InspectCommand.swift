@@ -30,7 +30,7 @@ enum InspectCommand {
         } catch {
             throw JobFailure(description: error.description)
         }
-        let encoder = PresentationJSON(scene: scene)
+        let encoder = PresentationJSON(imageName: scene.assetNamer())
         var output = ""
         for t in times {
             output += encoder.line(for: PresentationTree.evaluate(scene.root, at: t)) + "\n"

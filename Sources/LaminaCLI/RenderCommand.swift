@@ -5,6 +5,7 @@ import Lamina
 enum RenderCommand {
     static let usage = """
     usage: lamina render SCENE -o OUT [--time T | --frames A..B] [options]
+           lamina render --plan PLAN --segment I -o DIR [SCENE]
 
     OUT ending in .png writes one frame (at --time, default 0); a name with a %d-style pattern
     (frames/%05d.png) writes a PNG sequence of --frames A..B (frame i is at time i/fps).
@@ -29,16 +30,23 @@ enum RenderCommand {
       --overwrite         replace existing outputs
     Ctrl-C stops the export and leaves no output.
     Outputs are written to a temporary file and renamed into place when complete.
+
+    --plan PLAN --segment I renders segment I of a plan written by `lamina plan --json` into the
+    folder DIR (video only, with the plan's settings; SCENE overrides the plan's scene path), as
+    DIR/NAME.partial renamed to DIR/NAME when complete, and prints one JSON line:
+    {render_id, index, name, frames, frame_count, bytes, sha256}. The same segment is the same
+    bytes on every machine and every retry.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try Arguments(arguments, valued: ["-o", "--output", "--time", "--frames", "--fps", "--size", "--scale", "--backend",
-                                                        "--codec", "--crf", "--queue"],
+                                                        "--codec", "--crf", "--queue", "--plan", "--segment"],
                                  flags: ["--overwrite", "--help", "-h", "--quiet", "--progress", "--sequential"])
         if args.flags.contains("--help") || args.flags.contains("-h") {
             print(usage)
             return 0
         }
+        if let plan = args.values("--plan").last { return try renderSegment(plan: plan, args: args) }
         guard args.positional.count == 1, let sceneFile = args.positional.first else {
             throw UsageError(description: args.positional.isEmpty ? "render needs a scene file" : "render takes one scene file")
         }
@@ -49,7 +57,7 @@ enum RenderCommand {
         guard let backend = BackendKind(rawValue: backendName) else {
             throw UsageError(description: "--backend must be gpu or cpu, not \(backendName)")
         }
-        let isSequence = output.range(of: #"%0?\d*d"#, options: .regularExpression) != nil
+        let isSequence = PNGSink.isSequencePattern(output)
         let isVideo = !output.lowercased().hasSuffix(".png")
         if isVideo {
             do { _ = try OutputKind.forPath(output, codec: args.values("--codec").last) } catch { throw UsageError(description: error.description) }
@@ -62,63 +70,96 @@ enum RenderCommand {
 
         let scene: Scene
         do { scene = try SceneLoader.load(contentsOf: URL(fileURLWithPath: sceneFile)) } catch { throw JobFailure(description: error.description) }
-        let fps = try args.values("--fps").last.map { try number($0, "--fps") } ?? scene.framesPerSecond
-        guard fps > 0 else { throw UsageError(description: "--fps must be positive") }
+        let fps = try args.values("--fps").last.map { try number($0, "--fps") }
+        if let fps, !(fps > 0) { throw UsageError(description: "--fps must be positive") }
         let explicitScale = try args.values("--scale").last.map { try number($0, "--scale") }
         if let explicitScale, !(explicitScale > 0 && explicitScale <= 64) { throw UsageError(description: "--scale must be in (0, 64]") }
-        var scale = explicitScale ?? scene.scale
-        var (width, height) = (Int((Double(scene.width) / scene.scale * scale).rounded()), Int((Double(scene.height) / scene.scale * scale).rounded()))
-        if let size = args.values("--size").last {
-            (width, height) = try self.size(size)
-            // A new size without --scale scales the scene to fit it.
-            if explicitScale == nil {
-                scale = scene.scale * min(Double(width) / Double(scene.width), Double(height) / Double(scene.height))
-            }
+        let size = try args.values("--size").last.map(self.size)
+        let target = SceneOutput(scene: scene, size: size, scale: explicitScale, framesPerSecond: fps)
+        let side = 1...SceneLimits.maximumOutputSide
+        guard side.contains(target.width), side.contains(target.height) else {
+            throw UsageError(description: "output size \(target.width)x\(target.height) is outside 1…\(SceneLimits.maximumOutputSide)")
         }
-        guard (1...16384).contains(width), (1...16384).contains(height) else {
-            throw UsageError(description: "output size \(width)x\(height) is outside 1…16384")
-        }
-        if isVideo {
-            return try VideoRender.run(scene: scene, output: output, frames: frames, fps: fps, width: width, height: height,
-                                       scale: scale, backend: backend, args: args)
-        }
-        let renderer = try makeBackend(backend)
+        if isVideo { return try renderVideo(target, output: output, frames: frames, backend: backend, args: args) }
 
-        let jobs: [(time: Double, path: String)]
-        if let frames {
-            jobs = frames.map { (Double($0) / fps, String(format: output, $0)) }
-        } else {
-            jobs = [(time ?? 0, isSequence ? String(format: output, 0) : output)]
-        }
+        let renderer: FrameRenderer
+        do { renderer = try target.makeRenderer(backend: backend) } catch { throw JobFailure(failure: error) }
         let overwrite = args.flags.contains("--overwrite")
-        if !overwrite, let existing = jobs.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
-            throw JobFailure(description: "\(existing.path): already exists (use --overwrite to replace it)")
-        }
-        let images = FileImageProvider()
-        let contents = ContentCache()
-        let builder = RenderPlanBuilder(width: width, height: height, scale: CGFloat(scale), background: scene.background,
-                                        contentRasterizer: contents)
-        for job in jobs {
-            let tree = PresentationTree.evaluate(scene.root, at: job.time)
-            guard let frame = renderer.render(builder.plan(for: tree), images: images) else {
-                throw JobFailure(description: "\(job.path): the renderer returned no frame")
+        let sink = PNGSink(pattern: output, overwrite: overwrite)
+        do {
+            if let frames {
+                try renderer.render(scene.root, frames: frames, clock: target.clock, into: sink)
+            } else {
+                try renderer.render(scene.root, at: time ?? 0, into: sink)
             }
-            do {
-                try ImageFile.writePNG(frame, to: URL(fileURLWithPath: job.path), overwrite: overwrite)
-            } catch {
-                throw JobFailure(description: error.description)
-            }
+        } catch {
+            throw JobFailure(failure: error)
         }
-        for problem in images.problems + contents.warnings { FileHandle.standardError.write(Data("lamina: warning: \(problem)\n".utf8)) }
-        if !args.flags.contains("--quiet"), jobs.count > 1 || isatty(STDERR_FILENO) == 1 {
-            FileHandle.standardError.write(Data("lamina: wrote \(jobs.count) frame\(jobs.count == 1 ? "" : "s") (\(width)x\(height)) to \(output)\n".utf8))
+        for problem in renderer.warnings { FileHandle.standardError.write(Data("lamina: warning: \(problem)\n".utf8)) }
+        let count = frames?.count ?? 1
+        if !args.flags.contains("--quiet"), count > 1 || isatty(STDERR_FILENO) == 1 {
+            FileHandle.standardError.write(Data("lamina: wrote \(count) frame\(count == 1 ? "" : "s") (\(target.width)x\(target.height)) to \(output)\n".utf8))
         }
         return 0
     }
 
-    /// The renderer, or the error users need when no EGL display can be made.
-    static func makeBackend(_ kind: BackendKind) throws(JobFailure) -> any RenderBackend {
-        do { return try kind.makeBackend() } catch { throw JobFailure(description: error.description) }
+    /// `render SCENE -o OUT.mp4|.mov|.webm|.gif`: the scene as a video, composited over its
+    /// `video` asset when it has one.
+    static func renderVideo(_ target: SceneOutput, output: String, frames: ClosedRange<Int>?, backend: BackendKind,
+                            args: Arguments) throws -> Int32 {
+        var range: ClosedRange<Int>
+        if let frames {
+            range = frames
+        } else {
+            do throws(ExportError) { range = try target.videoFrames() } catch {
+                if case .invalidSettings = error { throw UsageError(description: error.description) }
+                throw JobFailure(failure: error)
+            }
+        }
+        var options = target.exportOptions(to: URL(fileURLWithPath: output), frames: range, backend: backend)
+        options.codec = args.values("--codec").last
+        options.quality = try args.values("--crf").last.map { text throws(UsageError) in
+            guard let n = Int(text), (0...63).contains(n) else { throw UsageError(description: "--crf \(text) is not an integer in 0…63") }
+            return n
+        }
+        options.overwrite = args.flags.contains("--overwrite")
+        if args.flags.contains("--sequential") { options.queueDepth = 0 }
+        if let queue = args.values("--queue").last {
+            guard let n = Int(queue), (0...64).contains(n) else { throw UsageError(description: "--queue \(queue) is not an integer in 0…64") }
+            options.queueDepth = n
+        }
+        let exporter = VideoExporter(root: target.scene.root, options: options, composition: target.videoComposition)
+        // A scene's clock is the export clock (beginTime 0 is the first frame), so Apple's export
+        // pitfalls do not apply to scene files.
+        exporter.checksExportTiming = false
+        guard try ExportRunner.run(exporter, reporting: .init(args)) != nil else { return ExportRunner.interruptedStatus }
+        return 0
+    }
+
+    /// `render --plan PLAN --segment I -o DIR [SCENE]`.
+    static func renderSegment(plan path: String, args: Arguments) throws -> Int32 {
+        guard let indexText = args.values("--segment").last, let index = Int(indexText), index >= 0 else {
+            throw UsageError(description: "--plan needs --segment I (an index ≥ 0)")
+        }
+        guard let folder = (args.values("-o") + args.values("--output")).last else { throw UsageError(description: "--plan needs -o DIR") }
+        let settingOptions = ["--time", "--frames", "--fps", "--size", "--scale", "--backend", "--codec", "--crf"]
+        if let given = settingOptions.first(where: { !args.values($0).isEmpty }) {
+            throw UsageError(description: "\(given) cannot be combined with --plan (the plan's settings are used)")
+        }
+        guard args.positional.count <= 1 else { throw UsageError(description: "render --plan takes at most one scene file") }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw JobFailure(description: "\(folder): no such folder (the segment is written into it)")
+        }
+        let plan: SegmentPlan
+        do { plan = try SegmentPlan.read(contentsOf: URL(fileURLWithPath: path)) } catch { throw JobFailure(failure: error) }
+        let scene = args.positional.first.map { URL(fileURLWithPath: $0) }
+        let written = try ExportRunner.supervise(reporting: .init(args)) { attach throws(ExportError) in
+            try SegmentRenderer.render(plan, index: index, into: URL(fileURLWithPath: folder), sceneURL: scene, configure: attach)
+        }
+        guard let manifest = written else { return ExportRunner.interruptedStatus }
+        print(manifest.json)
+        return 0
     }
 
     static func number(_ text: String, _ option: String) throws(UsageError) -> Double {
@@ -139,7 +180,7 @@ enum RenderCommand {
         guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, b >= a else {
             throw UsageError(description: "--frames \(text) is not A..B with 0 ≤ A ≤ B")
         }
-        guard b - a < 1_000_000 else { throw UsageError(description: "--frames \(text) is more than 1,000,000 frames") }
+        guard b - a < SceneLimits.maximumFrames else { throw UsageError(description: "--frames \(text) is more than 1,000,000 frames") }
         return a...b
     }
 }

@@ -234,3 +234,19 @@ extension LayerProperties {
         return CGRect(x: minX, y: minY, width: (xs.max() ?? 0) - minX, height: (ys.max() ?? 0) - minY)
     }
 }
+
+extension LayerContentProperties {
+    /// The scene-format name of the layer type.
+    public var typeName: String {
+        switch self {
+        case .plain: "layer"
+        case .transformLayer: "transform"
+        case .video: "video"
+        case .shape: "shape"
+        case .text: "text"
+        case .gradient: "gradient"
+        case .replicator: "replicator"
+        case .emitter: "emitter"
+        }
+    }
+}

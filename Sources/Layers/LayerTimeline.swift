@@ -9,27 +9,40 @@ import Timing
 /// Rendering never needs it — a frame at time t depends only on t. It exists for ported code that
 /// relies on `animationDidStop`, `removedOnCompletion` bookkeeping, completion blocks and
 /// implicit animations.
+///
+/// A timeline drives time: while it lives, its own manual `clock` is `CATransaction.mediaClock`
+/// (the one place "now" is read from), so animations added during a frame start at that frame's
+/// time. When the timeline goes, the clock it replaced is put back.
 public final class LayerTimeline {
     public let root: CALayer
-    /// The time of the last frame.
-    public private(set) var currentTime: CFTimeInterval
+    /// The media clock while the timeline lives; it reads the time of the last frame.
+    public let clock: ManualMediaClock
+    private let replacedClock: any MediaClock
 
-    /// Makes `root`'s tree live, starting at `time` (the media clock's time by default).
+    /// The time of the last frame.
+    public var currentTime: CFTimeInterval { clock.currentTime }
+
+    /// Makes `root`'s tree live, starting at `time` (the media clock's time by default), and
+    /// installs the timeline's clock as `CATransaction.mediaClock`.
     public init(root: CALayer, time: CFTimeInterval? = nil) {
         self.root = root
-        currentTime = time ?? CATransaction.mediaClock.currentTime
+        replacedClock = CATransaction.mediaClock
+        clock = ManualMediaClock(time: time ?? replacedClock.currentTime)
+        CATransaction.mediaClock = clock
         root.timeline = self
         root.forEachLayerInTree { $0.isCommitted = true }
     }
 
-    deinit { if root.timeline === self { root.timeline = nil } }
+    deinit {
+        if root.timeline === self { root.timeline = nil }
+        if CATransaction.mediaClock === clock { CATransaction.mediaClock = replacedClock }
+    }
 
-    /// Moves to `time`: sets a manual media clock, commits the implicit transaction, marks every
-    /// layer in the tree as shown, then sends `animationDidStart`/`animationDidStop` for windows
-    /// crossed and removes finished `isRemovedOnCompletion` animations.
+    /// Moves to `time`: moves the clock, commits the implicit transaction, marks every layer in
+    /// the tree as shown, then sends `animationDidStart`/`animationDidStop` for windows crossed
+    /// and removes finished `isRemovedOnCompletion` animations.
     public func advance(to time: CFTimeInterval) {
-        currentTime = time
-        (CATransaction.mediaClock as? ManualMediaClock)?.currentTime = time
+        clock.currentTime = time
         CATransaction.flush()
         var layers: [CALayer] = []
         root.forEachLayerInTree { layers.append($0) }

@@ -40,7 +40,7 @@ public struct Particle: Sendable, Equatable {
 ///   older than the horizon are dropped and particle numbering restarts there.
 public enum ParticleSystem {
     /// Live particles per emitter are capped here.
-    public static let maximumLiveParticles = 100_000
+    public static let maximumLiveParticles = SceneLimits.maximumLiveParticles
     /// Birth slots examined per emitter (dead ones included) are capped here.
     public static let maximumVisitedBirths = 400_000
     /// Grid step for integrating animated birth rates.

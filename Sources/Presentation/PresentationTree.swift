@@ -258,19 +258,3 @@ public struct PresentationTree: Sendable {
         }
     }
 }
-
-extension LayerContentProperties {
-    /// The scene-format name of the layer type.
-    public var typeName: String {
-        switch self {
-        case .plain: "layer"
-        case .transformLayer: "transform"
-        case .video: "video"
-        case .shape: "shape"
-        case .text: "text"
-        case .gradient: "gradient"
-        case .replicator: "replicator"
-        case .emitter: "emitter"
-        }
-    }
-}

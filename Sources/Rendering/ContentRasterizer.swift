@@ -28,8 +28,14 @@ public struct RasterizedContent: Sendable {
 /// backends). Implementations keep images of unchanged requests, returning the same `CGImage`
 /// object so backends' texture caches hit too.
 public protocol ContentRasterizer: AnyObject {
-    /// The request's image and placement; nil when there is nothing to draw.
-    func rasterize(_ request: ContentRequest) -> RasterizedContent?
+    /// The request's image and placement; nil when there is nothing to draw. Time spent
+    /// rasterizing (not looking up what was rasterized before) is added to `stopwatch`'s `raster`.
+    func rasterize(_ request: ContentRequest, stopwatch: Stopwatch?) -> RasterizedContent?
+}
+
+extension ContentRasterizer {
+    /// The request's image and placement, without measuring.
+    public func rasterize(_ request: ContentRequest) -> RasterizedContent? { rasterize(request, stopwatch: nil) }
 }
 
 extension ContentRequest {

@@ -36,11 +36,38 @@ public struct LayerLabel: Sendable, Equatable, CustomStringConvertible {
     public static func == (a: LayerLabel, b: LayerLabel) -> Bool { a.tree === b.tree && a.index == b.index }
 }
 
+/// How an image is sampled when it is drawn smaller or larger than its pixels (the plan's copy
+/// of `CALayerContentsFilter`, so backends need not know layers).
+public enum TextureFilter: Sendable, Equatable {
+    case linear, nearest, trilinear
+
+    /// Core Animation's name of the filter.
+    public var rawValue: String { "\(self)" }
+
+    public init(_ filter: CALayerContentsFilter) {
+        self = filter == .nearest ? .nearest : filter == .trilinear ? .trilinear : .linear
+    }
+}
+
+/// Which corners of a `RoundedShape` are rounded (the plan's copy of `CACornerMask`; x and y
+/// in the item's local coordinates).
+public struct RoundedCorners: OptionSet, Sendable, Hashable {
+    public var rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    public static let minXMinY = RoundedCorners(rawValue: 1)
+    public static let maxXMinY = RoundedCorners(rawValue: 2)
+    public static let minXMaxY = RoundedCorners(rawValue: 4)
+    public static let maxXMaxY = RoundedCorners(rawValue: 8)
+    public static let all: RoundedCorners = [.minXMinY, .maxXMinY, .minXMaxY, .maxXMaxY]
+
+    public init(_ mask: CACornerMask) { self.init(rawValue: mask.rawValue & 15) }
+}
+
 /// What a draw item covers its rectangle with.
 public enum Paint: Sendable, Equatable {
     case solid(PremultipliedColor)
     /// A layer's contents image; `source` is the normalised part of the image (top-left origin).
-    case image(CGImage, source: CGRect, minification: CALayerContentsFilter, magnification: CALayerContentsFilter)
+    case image(CGImage, source: CGRect, minification: TextureFilter, magnification: TextureFilter)
     /// The result of an earlier offscreen pass; `source` is the normalised part of it.
     case pass(Int, source: CGRect)
     /// An earlier pass's alpha times a colour (a shadow).
@@ -57,9 +84,9 @@ public enum Paint: Sendable, Equatable {
 public struct RoundedShape: Sendable, Equatable {
     public var rect: CGRect
     public var radius: CGFloat
-    public var corners: CACornerMask
+    public var corners: RoundedCorners
     public var continuous: Bool
-    public init(rect: CGRect, radius: CGFloat, corners: CACornerMask = .all, continuous: Bool = false) {
+    public init(rect: CGRect, radius: CGFloat, corners: RoundedCorners = .all, continuous: Bool = false) {
         // A radius larger than half the shorter side is clamped to it (§11.5 [inf]).
         self.rect = rect
         self.radius = max(0, min(radius, min(rect.width, rect.height) / 2))

@@ -27,7 +27,7 @@ extension RenderPlanBuilder.Walk {
         let unit = CGRect(x: 0, y: 0, width: 1, height: 1)
         func item(_ rect: CGRect, _ uv: CGRect) -> DrawItem {
             tagged(DrawItem(layer: path, role: "contents", transform: contentsTarget, rect: rect,
-                            paint: .image(image, source: uv, minification: p.minificationFilter, magnification: p.magnificationFilter),
+                            paint: .image(image, source: uv, minification: TextureFilter(p.minificationFilter), magnification: TextureFilter(p.magnificationFilter)),
                             opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing), offset: mirror)
         }
         guard p.contentsCenter != unit else { return items.append(item(destination, source)) }
@@ -72,7 +72,7 @@ extension RenderPlanBuilder.Walk {
         default:
             return
         }
-        guard let rasterized = rasterizer.rasterize(request) else { return }
+        guard let rasterized = rasterizer.rasterize(request, stopwatch: stopwatch) else { return }
         // Text is laid out from the bounds' origin; shapes are placed where their paths are.
         var rect = rasterized.rect
         if case .text = request { rect = rect.offsetBy(dx: p.bounds.minX, dy: p.bounds.minY) }
@@ -112,7 +112,7 @@ extension RenderPlanBuilder.Walk {
         let source = pass(width: width, height: height, purpose: "shadow of \(path)", allowsBackdrop: false) { walk, sourceItems in
             if let shadowPath = p.shadowPath {
                 let scale = ContentRequest.rasterScale(contentsScale: 1, density: density)
-                if let filled = walk.rasterizer?.rasterize(.filledPath(shadowPath, scale: scale)) {
+                if let filled = walk.rasterizer?.rasterize(.filledPath(shadowPath, scale: scale), stopwatch: walk.stopwatch) {
                     sourceItems.append(DrawItem(layer: path, role: "shadow path", transform: toPass, rect: filled.rect,
                                                 paint: .image(filled.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
                                                               minification: .linear, magnification: .linear), opacity: 1))
@@ -164,7 +164,7 @@ extension RenderPlanBuilder.Walk {
         var oldItems: [DrawItem] = []
         let oldBounds = old.layers[0].properties.bounds
         if oldBounds.width > 0, oldBounds.height > 0 {
-            var oldWalk = RenderPlanBuilder.Walk(tree: old, maximumPassSide: maximumPassSide, rasterizer: rasterizer)
+            var oldWalk = RenderPlanBuilder.Walk(tree: old, maximumPassSide: maximumPassSide, rasterizer: rasterizer, stopwatch: stopwatch)
             oldWalk.passes = passes
             oldWalk.target = PassTarget(width: width, height: height, purpose: "transition old state", clearColor: .clear, allowsBackdrop: false)
             oldWalk.drawContent(0, toTarget: toPass(oldBounds), opacity: 1, into: &oldItems)

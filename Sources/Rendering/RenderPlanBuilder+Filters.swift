@@ -43,7 +43,7 @@ extension RenderPlanBuilder.Walk {
         let density = Self.pixelDensity(toTarget, at: CGPoint(x: area.midX, y: area.midY))
         let g = passGeometry(area, toTarget: toTarget, density: density, alignment: Self.blurAlignment(effects.filters, density: density))
         let path = label(index)
-        let clip = RoundedShape(rect: p.bounds, radius: p.cornerRadius, corners: p.maskedCorners, continuous: p.cornerCurve == .continuous)
+        let clip = RoundedShape(rect: p.bounds, radius: p.cornerRadius, corners: RoundedCorners(p.maskedCorners), continuous: p.cornerCurve == .continuous)
         var source: Int
         if p.masksToBounds, !effects.filters.isEmpty {
             // Clipped before filtering: the blur of a clipped card spreads past its edges.
@@ -116,7 +116,7 @@ extension RenderPlanBuilder.Walk {
         let (filtered, matrix) = applyFilters(steps, to: copy, width: g.width, height: g.height,
                                               pixelsPerPoint: CGFloat(g.width) / g.area.width, label: path)
         let b = p.bounds
-        let shape = RoundedShape(rect: b, radius: p.cornerRadius, corners: p.maskedCorners, continuous: p.cornerCurve == .continuous)
+        let shape = RoundedShape(rect: b, radius: p.cornerRadius, corners: RoundedCorners(p.maskedCorners), continuous: p.cornerCurve == .continuous)
         var item = DrawItem(layer: path, role: "backdrop", transform: toTarget, rect: b,
                             paint: .pass(filtered, source: CGRect(x: (b.minX - g.area.minX) / g.area.width, y: (b.minY - g.area.minY) / g.area.height,
                                                                   width: b.width / g.area.width, height: b.height / g.area.height)),

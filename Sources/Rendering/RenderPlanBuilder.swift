@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Layers
+import Animation
 import Presentation
 
 /// Builds the render plan of a presentation tree (§11.3–§11.5): layers in drawing order, each
@@ -15,12 +16,18 @@ public struct RenderPlanBuilder {
     /// Cleared before the root draws.
     public var background: CGColor?
     /// Largest side of an offscreen pass, in pixels.
-    public var maximumPassSide = 8192
+    public var maximumPassSide = SceneLimits.maximumPassSide
     /// Rasterizes shape paths, text and shadow paths; without one those draw nothing.
     public var contentRasterizer: ContentRasterizer?
-    /// The current frame of a video layer (`.video` content), keyed by `PresentedLayer.layerID`;
-    /// drawn like `contents` (the layer's gravity, `resize` by default). Set by video export.
-    public var videoFrame: (@Sendable (ObjectIdentifier) -> CGImage?)?
+    /// Images that enter this frame from outside the model (the current frame of an input
+    /// video), keyed by `PresentedLayer.layerID`: each replaces that layer's presented
+    /// `contents` and is drawn as contents are (gravity, `resize` by default; replicated copies
+    /// of the layer show it too). The model is never written.
+    public var frameInputs: [ObjectIdentifier: CGImage] = [:]
+    /// Whether the root is placed by its own geometry (position, anchor, transform) in the
+    /// output, as the root of a scene is (default); false draws the root's bounds space at the
+    /// output's origin, as `CALayer.render(in:)` draws a layer into a context.
+    public var placesRoot = true
 
     public init(width: Int, height: Int, scale: CGFloat = 1, background: CGColor? = nil,
                 contentRasterizer: ContentRasterizer? = nil) {
@@ -28,15 +35,21 @@ public struct RenderPlanBuilder {
         self.contentRasterizer = contentRasterizer
     }
 
-    /// The plan of `tree`.
-    public func plan(for tree: PresentationTree) -> RenderPlan {
-        var walk = Walk(tree: tree, maximumPassSide: maximumPassSide, rasterizer: contentRasterizer)
-        walk.videoFrame = videoFrame
+    /// The plan of `tree`. Time spent rasterizing contents is added to `stopwatch`'s `raster`.
+    public func plan(for tree: PresentationTree, stopwatch: Stopwatch? = nil) -> RenderPlan {
+        var tree = tree
+        if !frameInputs.isEmpty {
+            for i in tree.layers.indices {
+                if let image = frameInputs[tree.layers[i].layerID] { tree.layers[i].properties.contents = ContentsValue(image: image) }
+            }
+        }
+        var walk = Walk(tree: tree, maximumPassSide: maximumPassSide, rasterizer: contentRasterizer, stopwatch: stopwatch)
         let clear = background.map(PremultipliedColor.init) ?? .clear
         walk.target = Walk.PassTarget(width: width, height: height, purpose: "frame", clearColor: clear)
         var items: [DrawItem] = []
         if !tree.layers.isEmpty {
-            walk.draw(0, toTarget: tree.layers[0].transformToParent.concatenating(CATransform3DMakeScale(scale, scale, 1)),
+            let toOutput = CATransform3DMakeScale(scale, scale, 1)
+            walk.draw(0, toTarget: placesRoot ? tree.layers[0].transformToParent.concatenating(toOutput) : toOutput,
                       opacity: 1, into: &items)
         }
         let frame = RenderPass(id: walk.passes.count, width: width, height: height, purpose: "frame",
@@ -44,7 +57,7 @@ public struct RenderPlanBuilder {
         var passes = walk.passes + [frame]
         for p in passes.indices {
             passes[p].items = passes[p].items.flatMap { item in
-                item.antialiasEdges ? [item.withAntialiasedEdges()] : item.splitAtCorners().map(maskingCorner)
+                item.antialiasEdges ? [item.withAntialiasedEdges()] : item.splitAtCorners().map { maskingCorner($0, stopwatch) }
             }
         }
         return RenderPlan(width: width, height: height, passes: passes)
@@ -53,15 +66,14 @@ public struct RenderPlanBuilder {
     /// A circular corner square of a split rounded background or border, drawn as its colour
     /// times a coverage mask rasterized once per size — a texture lookup per pixel instead of
     /// the distance math (on llvmpipe several times the cost of a textured pixel).
-    func maskingCorner(_ item: DrawItem) -> DrawItem {
+    func maskingCorner(_ item: DrawItem, _ stopwatch: Stopwatch?) -> DrawItem {
         guard let rasterizer = contentRasterizer, case .solid(let color) = item.paint, let shape = item.shape,
               shape.isRounded, !shape.continuous, item.maskPass == nil, item.polygon == nil,
               item.rect.width == shape.radius, item.rect.height == shape.radius else { return item }
         let atMinX = item.rect.minX == shape.rect.minX, atMaxX = item.rect.maxX == shape.rect.maxX
         let atMinY = item.rect.minY == shape.rect.minY, atMaxY = item.rect.maxY == shape.rect.maxY
         guard atMinX || atMaxX, atMinY || atMaxY else { return item }
-        let corner: CACornerMask = atMinX ? (atMinY ? .layerMinXMinYCorner : .layerMinXMaxYCorner)
-            : (atMinY ? .layerMaxXMinYCorner : .layerMaxXMaxYCorner)
+        let corner: RoundedCorners = atMinX ? (atMinY ? .minXMinY : .minXMaxY) : (atMinY ? .maxXMinY : .maxXMaxY)
         // A corner left square (maskedCorners) keeps the exact shape math.
         guard shape.corners.contains(corner) else { return item }
         let density = Walk.pixelDensity(item.transform, at: CGPoint(x: item.rect.midX, y: item.rect.midY))
@@ -69,7 +81,7 @@ public struct RenderPlanBuilder {
         guard (1...256).contains(size) else { return item }
         // The ring width in mask texels, in eighths so that equal borders share a mask.
         let ring = item.borderWidth.map { ($0 * CGFloat(size) / shape.radius * 8).rounded() / 8 }
-        guard let mask = rasterizer.rasterize(.cornerMask(radius: size, ringWidth: ring)) else { return item }
+        guard let mask = rasterizer.rasterize(.cornerMask(radius: size, ringWidth: ring), stopwatch: stopwatch) else { return item }
         // One mask for all four corners (so corners batch into one draw): each takes its quadrant.
         let quadrant = CGRect(x: atMinX ? 0 : 0.5, y: atMinY ? 0 : 0.5, width: 0.5, height: 0.5)
         var masked = item
@@ -89,18 +101,19 @@ public struct RenderPlanBuilder {
         var passes: [RenderPass] = []
         /// The current layer's space → its 3D context, while drawing inside a `CATransformLayer`.
         var toContext: CATransform3D?
-        var videoFrame: (@Sendable (ObjectIdentifier) -> CGImage?)?
+        let stopwatch: Stopwatch?
         /// The pass the items being collected go to.
         var target = PassTarget(width: 0, height: 0, purpose: "", clearColor: .clear, allowsBackdrop: false)
         /// Given to every item drawn (a blend-mode layer drawn without a pass of its own,
         /// additive particles).
         var blendOverride: BlendMode?
 
-        init(tree: PresentationTree, maximumPassSide: Int, rasterizer: ContentRasterizer?) {
+        init(tree: PresentationTree, maximumPassSide: Int, rasterizer: ContentRasterizer?, stopwatch: Stopwatch?) {
             self.tree = tree
             labels = PresentedSubtree(tree)
             self.maximumPassSide = maximumPassSide
             self.rasterizer = rasterizer
+            self.stopwatch = stopwatch
         }
 
         /// Draws layer `index` (and its subtree) with `toTarget` mapping its space to the target's pixels.
@@ -169,7 +182,7 @@ public struct RenderPlanBuilder {
             let p = layer.properties
             let path = label(index)
             let isTransformLayer = p.content == .transformLayer
-            let shape = RoundedShape(rect: p.bounds, radius: p.cornerRadius, corners: p.maskedCorners,
+            let shape = RoundedShape(rect: p.bounds, radius: p.cornerRadius, corners: RoundedCorners(p.maskedCorners),
                                      continuous: p.cornerCurve == .continuous)
             if !isTransformLayer, let background = p.backgroundColor, background.alpha > 0 {
                 items.append(tagged(DrawItem(layer: path, role: "background", transform: toTarget, rect: p.bounds,
@@ -183,13 +196,12 @@ public struct RenderPlanBuilder {
                                              opacity: opacity, shape: shape.isRounded ? shape : nil,
                                              antialiasEdges: p.allowsEdgeAntialiasing)))
             }
-            let video = p.content == .video ? videoFrame?(layer.layerID) : nil
-            if !isTransformLayer, let image = video ?? p.contents.image {
+            if !isTransformLayer, let image = p.contents.image {
                 appendContents(image, of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
             }
             // An animated `contents` change cross-fades: the new image over the old one at the
             // animation's fraction, as the fade transition mixes its two states.
-            if !isTransformLayer, video == nil, let next = p.contents.fadingTo, p.contents.fraction > 0 {
+            if !isTransformLayer, let next = p.contents.fadingTo, p.contents.fraction > 0 {
                 appendContents(next, of: p, path: path, toTarget: toTarget,
                                opacity: opacity * Float(min(1, p.contents.fraction)), into: &items)
             }
@@ -267,7 +279,7 @@ public struct RenderPlanBuilder {
             }
             let maskID = maskPass(of: index, toPass: toPass, width: passWidth, height: passHeight)
             let clip = p.masksToBounds
-                ? RoundedShape(rect: bounds, radius: p.cornerRadius, corners: p.maskedCorners, continuous: p.cornerCurve == .continuous)
+                ? RoundedShape(rect: bounds, radius: p.cornerRadius, corners: RoundedCorners(p.maskedCorners), continuous: p.cornerCurve == .continuous)
                 : nil
             items.append(tagged(DrawItem(layer: label(index), role: "group", transform: toTarget, rect: bounds,
                                          paint: .pass(passID, source: CGRect(x: 0, y: 0, width: 1, height: 1)), opacity: opacity,

@@ -27,6 +27,13 @@ public struct Scene {
     public func assetName(of image: CGImage) -> String? {
         assets.first { $0.value.image === image }?.key
     }
+
+    /// `assetName(of:)` for many lookups: the names indexed once (`PresentationJSON(imageName:)`).
+    public func assetNamer() -> @Sendable (CGImage) -> String? {
+        let names = Dictionary(assets.compactMap { name, asset in asset.image.map { (ObjectIdentifier($0), name) } },
+                               uniquingKeysWith: { a, _ in a })
+        return { names[ObjectIdentifier($0)] }
+    }
 }
 
 /// An image or video named in a scene's `assets`.
@@ -44,13 +51,3 @@ public struct VideoBinding: Sendable {
     public var layerName: String
 }
 
-/// Resource limits checked before anything is allocated (scene-format.md).
-public enum SceneLimits {
-    public static let maximumLayers = 100_000
-    public static let maximumDepth = 256
-    public static let maximumImageSide = 16_384
-    public static let maximumVideoSide = 8_192
-    public static let maximumOutputSide = 16_384
-    /// Scene files larger than this are refused unread.
-    public static let maximumFileBytes = 64 << 20
-}

@@ -3,7 +3,6 @@ import Geometry
 import Animation
 import Layers
 import Timing
-import Presentation
 
 extension SceneDecoder {
     static let animationTypes = ["basic", "keyframe", "spring", "group", "transition"]

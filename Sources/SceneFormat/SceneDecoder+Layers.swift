@@ -255,7 +255,7 @@ extension SceneDecoder {
     }
 
     private func replicatorProperties(_ r: ObjectReader, _ layer: CAReplicatorLayer) {
-        if let n = r["instanceCount"], let v = integer(n, r.path("instanceCount"), in: 0...100_000) { layer.instanceCount = v }
+        if let n = r["instanceCount"], let v = integer(n, r.path("instanceCount"), in: 0...SceneLimits.maximumInstanceCount) { layer.instanceCount = v }
         if let n = r["instanceTransform"], let v = transform(n, r.path("instanceTransform")) { layer.instanceTransform = v }
         if let n = r["instanceDelay"], let v = number(n, r.path("instanceDelay")) { layer.instanceDelay = v }
         if let n = r["instanceColor"], let v = color(n, r.path("instanceColor"), nullable: true) { layer.instanceColor = v }

@@ -4,6 +4,7 @@ import Geometry
 import Layers
 import Rendering
 import XCTest
+import TestSupport
 
 final class ContentCacheTests: XCTestCase {
     private func shape(strokeEnd: CGFloat = 1) -> ContentRequest {
@@ -18,21 +19,25 @@ final class ContentCacheTests: XCTestCase {
 
     func testShapeHitsWhileUnchangedAndMissesWhenChanged() throws {
         let cache = ContentCache()
-        let first = try XCTUnwrap(cache.rasterize(shape()))
+        let stopwatch = Stopwatch()
+        let first = try XCTUnwrap(cache.rasterize(shape(), stopwatch: stopwatch))
+        let firstSeconds = stopwatch[.raster]
+        XCTAssertGreaterThan(firstSeconds, 0)
         XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 0, misses: 1, count: 1))
         // The painted area: the path grown by half the line width, on whole pixels.
         XCTAssertEqual(first.rect, CGRect(x: 1, y: 1, width: 12, height: 12))
         XCTAssertEqual(first.image.width, 12)
         // An equal request built afresh (a new path object with the same elements) hits and
         // returns the very same image object, so texture caches keyed by identity hit too.
-        let second = try XCTUnwrap(cache.rasterize(shape()))
+        let second = try XCTUnwrap(cache.rasterize(shape(), stopwatch: stopwatch))
         XCTAssertTrue(second.image === first.image)
+        // A hit rasterizes nothing, so it adds no raster time.
+        XCTAssertEqual(stopwatch[.raster], firstSeconds)
         XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 1, misses: 1, count: 1))
         let changed = try XCTUnwrap(cache.rasterize(shape(strokeEnd: 0.5)))
         XCTAssertFalse(changed.image === first.image)
         XCTAssertNotEqual(changed.image.pixels, first.image.pixels)
         XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 1, misses: 2, count: 2))
-        XCTAssertGreaterThan(cache.rasterSeconds, 0)
     }
 
     func testTextWarningsAreCollectedOnce() throws {

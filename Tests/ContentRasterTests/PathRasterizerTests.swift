@@ -4,6 +4,7 @@ import Geometry
 import Layers
 import Rendering
 import XCTest
+import TestSupport
 
 final class PathRasterizerTests: XCTestCase {
     /// A stroke-only style (no fill), opaque black.

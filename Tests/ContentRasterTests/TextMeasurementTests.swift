@@ -3,6 +3,7 @@ import Foundation
 import Geometry
 import Layers
 import XCTest
+import TestSupport
 
 /// `size(withAttributes:)` and `NSAttributedString.size()` measure with the fonts Lamina draws.
 final class TextMeasurementTests: XCTestCase {

@@ -4,6 +4,7 @@ import Geometry
 import Layers
 import Rendering
 import XCTest
+import TestSupport
 
 final class TextRasterizerTests: XCTestCase {
     private let red = CGColor(red: 1, green: 0, blue: 0, alpha: 1)

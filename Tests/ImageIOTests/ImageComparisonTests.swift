@@ -59,7 +59,7 @@ final class ImageComparisonTests: XCTestCase {
         b.pixels[5] = a.pixels[5] < 128 ? a.pixels[5] + 10 : a.pixels[5] - 10 // pixel 1: d = 10
         b.pixels[11] = 0 // pixel 2: alpha 255 → 0, d = 255
         let picture = try XCTUnwrap(ImageComparison.differenceImage(a, b))
-        XCTAssertEqual(pixelList(picture), [[67, 0, 0, 255], [103, 0, 0, 255], [255, 0, 0, 255], [0, 0, 0, 255]])
+        XCTAssertEqual(picture.pixelList, [[67, 0, 0, 255], [103, 0, 0, 255], [255, 0, 0, 255], [0, 0, 0, 255]])
         XCTAssertEqual(ImageComparison.differenceRed(47), 251)
         XCTAssertEqual(ImageComparison.differenceRed(48), 255)
     }

@@ -9,7 +9,7 @@ final class PNGCodecTests: XCTestCase {
         let image = try PNGCodec.decode(Fixtures.bytes("gray8-3x2.png"))
         XCTAssertEqual(image.width, 3)
         XCTAssertEqual(image.height, 2)
-        XCTAssertEqual(pixelList(image), [[0, 0, 0, 255], [128, 128, 128, 255], [255, 255, 255, 255],
+        XCTAssertEqual(image.pixelList, [[0, 0, 0, 255], [128, 128, 128, 255], [255, 255, 255, 255],
                                           [64, 64, 64, 255], [192, 192, 192, 255], [32, 32, 32, 255]])
     }
 
@@ -19,7 +19,7 @@ final class PNGCodecTests: XCTestCase {
         XCTAssertEqual(image.height, 1)
         // Entry 2 is (200, 100, 50) at alpha 128: (c·128 + 127) / 255 = (100, 50, 25).
         // Entry 3 is (10, 20, 30) at alpha 0: premultiplied to zero.
-        XCTAssertEqual(pixelList(image), [[255, 0, 0, 255], [0, 255, 0, 255], [100, 50, 25, 128], [0, 0, 0, 0]])
+        XCTAssertEqual(image.pixelList, [[255, 0, 0, 255], [0, 255, 0, 255], [100, 50, 25, 128], [0, 0, 0, 0]])
     }
 
     func testDecodesSixteenBitRGBAAsSRGB() throws {
@@ -28,14 +28,14 @@ final class PNGCodecTests: XCTestCase {
         let image = try PNGCodec.decode(Fixtures.bytes("rgba16-2x2.png"))
         XCTAssertEqual(image.width, 2)
         XCTAssertEqual(image.height, 2)
-        XCTAssertEqual(pixelList(image), [[255, 0, 0, 255], [128, 64, 32, 255],
+        XCTAssertEqual(image.pixelList, [[255, 0, 0, 255], [128, 64, 32, 255],
                                           [128, 128, 128, 128], [0, 0, 0, 0]])
     }
 
     func testDecodesGrayWithAlpha() throws {
         // (200, alpha 51) premultiplies to (200·51 + 127) / 255 = 40.
         let image = try PNGCodec.decode(Fixtures.bytes("grayalpha8-2x1.png"))
-        XCTAssertEqual(pixelList(image), [[100, 100, 100, 255], [40, 40, 40, 51]])
+        XCTAssertEqual(image.pixelList, [[100, 100, 100, 255], [40, 40, 40, 51]])
     }
 
     func testSizeReadsOnlyTheHeader() throws {

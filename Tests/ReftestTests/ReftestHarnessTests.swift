@@ -1,6 +1,8 @@
 import XCTest
 import Foundation
 import Lamina
+import RenderTesting
+import TestSupport
 
 /// The harness's own checks, with stand-in backends: the GPU ≈ CPU comparison, a backend that
 /// returns no frame, and the files a failure leaves.
@@ -10,26 +12,19 @@ final class ReftestHarnessTests: XCTestCase {
         let name = "cpu"
         let base: any RenderBackend
         let alter: (inout Image) -> Bool
-        var lastTimings: (composite: Double, readback: Double) { base.lastTimings }
         init(_ base: any RenderBackend, alter: @escaping (inout Image) -> Bool) {
             self.base = base
             self.alter = alter
         }
-        func render(_ plan: RenderPlan, images: ImageProvider) -> Image? {
-            guard var image = base.render(plan, images: images), alter(&image) else { return nil }
+        func render(_ plan: RenderPlan, images: ImageProvider, stopwatch: Stopwatch?) -> Image? {
+            guard var image = base.render(plan, images: images, stopwatch: stopwatch), alter(&image) else { return nil }
             return image
         }
     }
 
     private let artifacts = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-reftests-selftest")
 
-    private func gpu() throws -> any RenderBackend {
-        do {
-            return try BackendKind.gpu.makeBackend()
-        } catch {
-            throw XCTSkip("no GPU backend here: \(error)")
-        }
-    }
+    private func gpu() throws -> any RenderBackend { try TestBackends.gpu() }
 
     private func entry(_ line: String) throws -> ReftestEntry {
         let manifest = ReftestTests.corpus.appendingPathComponent("basics").appendingPathComponent("reftest.list")
@@ -38,7 +33,7 @@ final class ReftestHarnessTests: XCTestCase {
 
     func testIdenticalBackendsPassAndCountAsIdentical() throws {
         let gpu = try gpu()
-        var run = GroupRun(group: "selftest", artifacts: artifacts, backends: [(.gpu, gpu), (.cpu, AlteredBackend(gpu) { _ in true })])
+        var run = ReftestRunner(artifacts: artifacts, backends: [(.gpu, gpu), (.cpu, AlteredBackend(gpu) { _ in true })])
         XCTAssertEqual(run.check(try entry("== frame.json bounds-position.json")), [])
         XCTAssertEqual(run.identicalCrossBackendFrames, 1)
         XCTAssertEqual(run.crossBackendPSNRs, [])
@@ -53,7 +48,7 @@ final class ReftestHarnessTests: XCTestCase {
             for i in stride(from: 0, to: image.pixels.count, by: 4) { image.pixels[i + 1] ^= 1 }
             return true
         }
-        var run = GroupRun(group: "selftest", artifacts: artifacts, backends: [(.gpu, gpu), (.cpu, nudged)])
+        var run = ReftestRunner(artifacts: artifacts, backends: [(.gpu, gpu), (.cpu, nudged)])
         XCTAssertEqual(run.check(try entry("== frame.json bounds-position.json")), [])
         XCTAssertEqual(run.crossBackendPSNRs.count, 1)
         XCTAssertGreaterThan(run.crossBackendPSNRs.first ?? 0, 40)
@@ -72,7 +67,7 @@ final class ReftestHarnessTests: XCTestCase {
             }
             return true
         }
-        var run = GroupRun(group: "selftest", artifacts: artifacts, backends: [(.gpu, gpu), (.cpu, broken)])
+        var run = ReftestRunner(artifacts: artifacts, backends: [(.gpu, gpu), (.cpu, broken)])
         let failures = run.check(try entry("== frame.json bounds-position.json"))
         XCTAssertEqual(failures.count, 1, "both sides are altered alike, so only the GPU/CPU check fails: \(failures)")
         let failure = try XCTUnwrap(failures.first)
@@ -86,14 +81,14 @@ final class ReftestHarnessTests: XCTestCase {
 
     func testANilFrameIsAFailureThatSaysSo() throws {
         let gpu = try gpu()
-        var run = GroupRun(group: "selftest", artifacts: artifacts, backends: [(.gpu, gpu), (.cpu, AlteredBackend(gpu) { _ in false })])
+        var run = ReftestRunner(artifacts: artifacts, backends: [(.gpu, gpu), (.cpu, AlteredBackend(gpu) { _ in false })])
         XCTAssertEqual(run.check(try entry("== frame.json bounds-position.json")),
                        ["frame.json at t=0 on cpu: the cpu backend returned no frame"])
     }
 
     func testMismatchesWriteActualExpectedAndDifference() throws {
         let gpu = try gpu()
-        var run = GroupRun(group: "selftest", artifacts: artifacts, backends: [(.gpu, gpu)])
+        var run = ReftestRunner(artifacts: artifacts, backends: [(.gpu, gpu)])
         let failures = run.check(try entry("time(0,1) == red-square.json empty.json"))
         XCTAssertEqual(failures.count, 2, "one per time")
         let failure = try XCTUnwrap(failures.first)

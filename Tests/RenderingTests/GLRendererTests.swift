@@ -8,26 +8,16 @@ import Timing
 import GLRenderer
 import CPURenderer
 import ImageIO
+import TestSupport
 
 /// Pixel tests of the GL backend on llvmpipe (or a GPU), checked against analytic geometry; every
 /// frame is drawn by the CPU reference renderer too, which must agree with it (PSNR ≥ 40 dB and
 /// 99.5 % of pixels within 2/255, the reftests' cross-backend rule).
 final class GLRendererTests: XCTestCase {
-    // One context for the suite; XCTest runs these tests serially on one thread.
-    nonisolated(unsafe) private static var renderer: GLRenderer?
     nonisolated(unsafe) private static let reference = CPURenderer()
 
-    private func renderer() throws -> GLRenderer {
-        if let r = Self.renderer { return r }
-        do {
-            let r = try GLRenderer()
-            Self.renderer = r
-            return r
-        } catch {
-            // Only a machine with no EGL at all lands here; CI has Mesa, so this never skips there.
-            throw XCTSkip("no EGL display: \(error)")
-        }
-    }
+    /// The process's one GL renderer (skips where there is no EGL; CI has Mesa).
+    private func renderer() throws -> GLRenderer { try TestBackends.gpu() }
 
     private func render(_ root: CALayer, width: Int, height: Int, at time: Double = 0,
                         background: CGColor? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Image {

@@ -50,7 +50,7 @@ final class FuzzRegressionTests: XCTestCase {
         for url in inputs {
             switch load(url) {
             case .success(let scene):
-                let encoder = PresentationJSON(scene: scene)
+                let encoder = PresentationJSON(imageName: scene.assetNamer())
                 for time in [0, 1.0 / 60, 0.5, scene.duration ?? 2, 1_000.25] {
                     let tree = PresentationTree.evaluate(scene.root, at: time)
                     XCTAssertFalse(tree.layers.isEmpty, url.lastPathComponent)
@@ -99,7 +99,7 @@ final class FuzzRegressionTests: XCTestCase {
         let tree = PresentationTree.evaluate(scene.root, at: 0.5)
         XCTAssertEqual(tree.layers.count, 257)
         XCTAssertEqual(tree.layers.last?.depth, 256)
-        XCTAssertFalse(PresentationJSON(scene: scene).line(for: tree).isEmpty)
+        XCTAssertFalse(PresentationJSON(imageName: scene.assetNamer()).line(for: tree).isEmpty)
     }
 
     func test003DeepSublayersPastTheLimitAreRefused() {

@@ -6,29 +6,7 @@ import Lamina
 /// The built `lamina` executable (spec/cli.md): exit statuses, `lamina: ` error lines, and
 /// `lamina inspect` JSON lines (spec/scene-format.md).
 final class InspectCommandTests: XCTestCase {
-    /// `lamina` next to the test bundle (`.build/<triple>/debug/`), or under the package's `.build`.
-    private static let executable: URL? = {
-        var folders: [URL] = []
-        if let first = CommandLine.arguments.first {
-            folders.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
-        }
-        folders.append(Bundle.main.bundleURL)
-        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        folders += Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
-        let packageRoot = SceneTestSupport.testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
-        folders.append(packageRoot.appendingPathComponent(".build/debug"))
-        folders.append(packageRoot.appendingPathComponent(".build/release"))
-        return folders.map { $0.appendingPathComponent("lamina") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
-
-    private struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
-        var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
-    }
+    private typealias Run = LaminaProcess.Run
 
     private var workDirectory: URL!
 
@@ -40,31 +18,9 @@ final class InspectCommandTests: XCTestCase {
         if let workDirectory { try? FileManager.default.removeItem(at: workDirectory) }
     }
 
-    /// Runs `lamina arguments` in the work folder; output goes through files (no pipe can fill up).
+    /// Runs `lamina arguments` in the work folder.
     private func lamina(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Run {
-        guard let executable = Self.executable else {
-            XCTFail("the lamina executable was not found next to the tests; run `swift build --build-tests` first", file: file, line: line)
-            throw XCTSkip("no lamina executable")
-        }
-        let outURL = workDirectory.appendingPathComponent("stdout-\(UUID().uuidString)")
-        let errURL = workDirectory.appendingPathComponent("stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = workDirectory
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return Run(status: process.terminationStatus,
-                   stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                   stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        try LaminaProcess.run(arguments, in: workDirectory, file: file, line: line)
     }
 
     private func writeScene(_ name: String, _ json: String) throws -> URL {
@@ -91,37 +47,24 @@ final class InspectCommandTests: XCTestCase {
     /// Ctrl-C during `lamina render … -o OUT.mp4` stops ffmpeg, removes the temporary file and
     /// exits 130: nothing is left under the output's name (or beside it).
     func testInterruptedVideoExportLeavesNoFile() throws {
-        guard let executable = Self.executable else { throw XCTSkip("no lamina executable") }
         let scene = try writeScene("long.json", """
         {"format": 1, "size": [64, 48], "fps": 30, "duration": 600, "background": "#101010",
          "root": {"sublayers": [{"bounds": [0, 0, 20, 20], "position": [32, 24], "backgroundColor": "#ff0000",
            "animations": [{"type": "basic", "keyPath": "transform.rotation.z", "toValue": 6.28, "duration": 2,
                            "repeatCount": 1000}]}]}}
         """)
-        let errURL = workDirectory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["render", scene.path, "-o", "out.mp4", "--backend", "cpu", "--progress"]
-        process.currentDirectoryURL = workDirectory
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let started = try LaminaProcess.start(["render", scene.path, "-o", "out.mp4", "--backend", "cpu", "--progress"], in: workDirectory)
+        let process = started.process
         // Interrupt once frames are flowing (the progress line shows), well before the 18,000th.
         let deadline = Date().addingTimeInterval(60)
-        while process.isRunning, Date() < deadline,
-              !String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self).contains("frame ") {
+        while process.isRunning, Date() < deadline, !started.stderr.contains("frame ") {
             Thread.sleep(forTimeInterval: 0.05)
         }
         XCTAssertTrue(process.isRunning, "the export ended before it could be interrupted")
         process.interrupt()
-        process.waitUntilExit()
-        try err.close()
-        let stderr = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+        let stderr = started.finish().stderr
         XCTAssertEqual(process.terminationStatus, 130, stderr)
-        let left = try FileManager.default.contentsOfDirectory(atPath: workDirectory.path).filter { $0 != "long.json" && $0 != "stderr" }
+        let left = try FileManager.default.contentsOfDirectory(atPath: workDirectory.path).filter { $0 != "long.json" }
         XCTAssertEqual(left, [], "no output and no temporary file remain")
     }
 
@@ -246,7 +189,7 @@ final class InspectCommandTests: XCTestCase {
 
         // The same lines the library writes for the loaded scene.
         let loaded = try SceneLoader.load(contentsOf: scene)
-        let encoder = PresentationJSON(scene: loaded)
+        let encoder = PresentationJSON(imageName: loaded.assetNamer())
         XCTAssertEqual(lines, [0, 1.5].map { encoder.line(for: PresentationTree.evaluate(loaded.root, at: $0)) })
     }
 

@@ -25,7 +25,7 @@ final class ReplicaExamplesTests: XCTestCase {
             let expected = t < 0 ? 0.15 : 1 - 0.85 * t
             XCTAssertEqual(Double(dot.properties.opacity), expected, accuracy: 1e-5, "copy \(k)")
         }
-        let line = PresentationJSON(scene: scene).line(for: tree)
+        let line = PresentationJSON(imageName: scene.assetNamer()).line(for: tree)
         XCTAssertTrue(line.contains("\"path\": \"view/spinner/dot~11\""))
         XCTAssertTrue(line.contains("\"replicaInstance\": 11"))
     }

@@ -591,7 +591,7 @@ final class SceneLoaderTests: XCTestCase {
         XCTAssertEqual(scene.assetName(of: logo), "logo")
 
         // Printed by `lamina inspect` as the asset's name.
-        let line = PresentationJSON(scene: scene).line(for: PresentationTree.evaluate(scene.root, at: 0))
+        let line = PresentationJSON(imageName: scene.assetNamer()).line(for: PresentationTree.evaluate(scene.root, at: 0))
         let layers = SceneTestSupport.layers(ofLine: line)
         XCTAssertEqual(layers?.first?["contents"] as? String, "logo")
         XCTAssertEqual(layers?.last?["contents"] as? String, "photo")
@@ -628,7 +628,7 @@ final class SceneLoaderTests: XCTestCase {
         fade.timingFunction = CAMediaTimingFunction(name: .linear)
         root.add(fade, forKey: nil, atMediaTime: 0)
         assertSameTree(scene, root, at: [0, 0.5, 1, 2.5])
-        let layers = SceneTestSupport.layers(ofLine: PresentationJSON(scene: scene).line(for: PresentationTree.evaluate(scene.root, at: 1)))
+        let layers = SceneTestSupport.layers(ofLine: PresentationJSON(imageName: scene.assetNamer()).line(for: PresentationTree.evaluate(scene.root, at: 1)))
         let fadeField = layers?.first?["contentsFade"] as? [String: Any]
         XCTAssertEqual(fadeField?["to"] as? String, "b")
         XCTAssertEqual(fadeField?["fraction"] as? Double ?? -1, 0.5, accuracy: 1e-9)

@@ -2,6 +2,7 @@ import XCTest
 import Foundation
 @testable import SceneFormat
 import Lamina
+@_exported import TestSupport
 
 // Shared helpers of the scene-file tests: temporary scene folders, minimal image files, and a
 // layer-by-layer comparison of presentation trees through `PresentationJSON`.
@@ -11,43 +12,14 @@ enum SceneTestSupport {
     static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let malformedDirectory = testsDirectory.appendingPathComponent("Malformed", isDirectory: true)
 
-    /// The 8-byte PNG signature, an IHDR chunk for `width`×`height` (8-bit RGBA) and IEND: enough
-    /// for a header reader, with correct chunk CRCs.
-    static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
-        func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
-        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-            let body = Array(type.utf8) + data
-            return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
-        }
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        let ihdr = bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0]
-        return signature + chunk("IHDR", ihdr) + chunk("IEND", [])
-    }
+    /// A PNG signature, IHDR for `width`×`height` (8-bit RGBA) and IEND: enough for a header reader.
+    static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] { PNGBytes.headerOnly(width: width, height: height) }
 
     /// A baseline JPEG's SOI, an APP0 segment and an SOF0 header for `width`×`height`.
-    static func jpegHeader(width: UInt16, height: UInt16) -> [UInt8] {
-        let app0: [UInt8] = [0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]
-        let sof0: [UInt8] = [0xFF, 0xC0, 0x00, 0x11, 0x08, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF),
-                             0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01]
-        return [0xFF, 0xD8] + app0 + sof0 + [0xFF, 0xD9]
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = (crc & 1) != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return crc ^ 0xFFFF_FFFF
-    }
+    static func jpegHeader(width: UInt16, height: UInt16) -> [UInt8] { PNGBytes.jpegHeader(width: width, height: height) }
 
     /// A fresh empty folder under the temporary directory.
-    static func makeTemporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("lamina-scene-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func makeTemporaryDirectory() throws -> URL { try TemporaryFolder(prefix: "lamina-scene-tests").url }
 
     /// Writes `files` (relative paths → bytes) under `directory`, creating folders.
     static func write(_ files: [String: [UInt8]], in directory: URL) throws {

@@ -1,0 +1,218 @@
+import Foundation
+import Geometry
+import Timing
+import Layers
+import Presentation
+import Rendering
+import ImageIO
+import ContentRaster
+import GLRenderer
+import CPURenderer
+import Export
+
+/// `lamina bench`: built-in (or given) scenes rendered by each backend, one after the other in
+/// the same run, with frames/s, milliseconds per frame by stage, the process's peak memory so
+/// far, how far the two backends' frames agree, and — for the textured scenes — the same quads
+/// drawn by a minimal hand-written GL loop (the floor).
+public enum RenderBench {
+    /// One scene at one size.
+    public struct Row: Codable {
+        public var scene: String, size: String
+        public var gpu: Measurement?, cpu: Measurement?
+        public var floorFramesPerSecond: Double?
+        /// GPU vs CPU on the frame at t = 0.5 s; infinite (identical frames) is written as the
+        /// JSON string `"inf"`.
+        public var psnr: Double?
+        public var maxDifference: Int?
+        /// Percentage of pixels where some channel differs by more than 2/255.
+        public var pixelsOverTolerancePercent: Double?
+        public var peakMemoryMB: Double
+
+        enum CodingKeys: String, CodingKey {
+            case scene, size, gpu, cpu, floorFramesPerSecond, psnr, maxDifference, pixelsOverTolerancePercent, peakMemoryMB
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(scene, forKey: .scene); try c.encode(size, forKey: .size)
+            try c.encodeIfPresent(gpu, forKey: .gpu); try c.encodeIfPresent(cpu, forKey: .cpu)
+            try c.encodeIfPresent(floorFramesPerSecond, forKey: .floorFramesPerSecond)
+            if let psnr {
+                if psnr.isFinite { try c.encode(psnr, forKey: .psnr) } else { try c.encode("inf", forKey: .psnr) }
+            }
+            try c.encodeIfPresent(maxDifference, forKey: .maxDifference)
+            try c.encodeIfPresent(pixelsOverTolerancePercent, forKey: .pixelsOverTolerancePercent)
+            try c.encode(peakMemoryMB, forKey: .peakMemoryMB)
+        }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            scene = try c.decode(String.self, forKey: .scene); size = try c.decode(String.self, forKey: .size)
+            gpu = try c.decodeIfPresent(Measurement.self, forKey: .gpu); cpu = try c.decodeIfPresent(Measurement.self, forKey: .cpu)
+            floorFramesPerSecond = try c.decodeIfPresent(Double.self, forKey: .floorFramesPerSecond)
+            if let text = try? c.decodeIfPresent(String.self, forKey: .psnr) {
+                psnr = text == "inf" ? .infinity : Double(text)
+            } else {
+                psnr = try c.decodeIfPresent(Double.self, forKey: .psnr)
+            }
+            maxDifference = try c.decodeIfPresent(Int.self, forKey: .maxDifference)
+            pixelsOverTolerancePercent = try c.decodeIfPresent(Double.self, forKey: .pixelsOverTolerancePercent)
+            peakMemoryMB = try c.decode(Double.self, forKey: .peakMemoryMB)
+        }
+
+        public init(scene: String, size: String, peakMemoryMB: Double) {
+            self.scene = scene; self.size = size; self.peakMemoryMB = peakMemoryMB
+        }
+    }
+
+    /// One backend's figures for a scene.
+    public struct Measurement: Codable {
+        public var backend: String
+        public var framesPerSecond: Double
+        public var evaluateMs: Double, planMs: Double, rasterMs: Double, compositeMs: Double, readbackMs: Double
+    }
+
+    /// What to run.
+    public struct Options {
+        public var sizes: [(width: Int, height: Int)] = [(1280, 720), (1920, 1080)]
+        /// Seconds per scene and backend.
+        public var seconds = 1.5
+        public var backends: [BackendKind] = [.gpu, .cpu]
+        /// The CPU backend's thread count (nil: one per core).
+        public var threads: Int?
+        /// Scene files to run instead of the built-in scenes (loaded by the caller).
+        public var scenes: [BenchScenes.Scene]?
+        /// Keeps the built-in scenes whose name contains this.
+        public var only: String?
+        /// Called after each row is measured.
+        public var onRow: ((Row) -> Void)?
+
+        public init() {}
+    }
+
+    /// The frames the measured loop draws: 30 a second.
+    static let clock = FrameClock(framesPerSecond: 30)
+
+    /// Measures every scene at every size; `.gpu` throws when no GL context can be made.
+    public static func run(_ options: Options) throws(GLContextError) -> [Row] {
+        let gl = options.backends.contains(.gpu) ? try GLRenderer() : nil
+        let cpu = options.backends.contains(.cpu) ? (options.threads.map { CPURenderer(threads: $0) } ?? CPURenderer()) : nil
+        var rows: [Row] = []
+        for (width, height) in options.sizes {
+            var scenes = options.scenes ?? BenchScenes.all(width: width, height: height)
+            if options.scenes == nil, let only = options.only { scenes = scenes.filter { $0.name.contains(only) } }
+            for scene in scenes {
+                var row = Row(scene: scene.name, size: "\(width)x\(height)", peakMemoryMB: 0)
+                var frames: [Image] = []
+                if let gl {
+                    row.gpu = measure(scene, width: width, height: height, backend: gl, seconds: options.seconds)
+                    row.gpu?.backend = "gpu (\(gl.context.rendererName))"
+                    if let frame = probe(scene, width: width, height: height, backend: gl) { frames.append(frame) }
+                    row.floorFramesPerSecond = floor(scene, width: width, height: height, seconds: options.seconds)
+                    gl.context.makeCurrent()
+                }
+                if let cpu {
+                    row.cpu = measure(scene, width: width, height: height, backend: cpu, seconds: options.seconds)
+                    row.cpu?.backend = "cpu (\(cpu.threads) threads)"
+                    if let frame = probe(scene, width: width, height: height, backend: cpu) { frames.append(frame) }
+                }
+                if frames.count == 2, let difference = ImageComparison.compare(frames[0], frames[1]) {
+                    row.psnr = difference.psnr
+                    row.maxDifference = difference.maxChannelDifference
+                    row.pixelsOverTolerancePercent = 100 * Double(difference.pixelsOverTolerance) / Double(difference.pixelCount)
+                }
+                row.peakMemoryMB = Double(ExportSummary.peakResidentMemory()) / 1_048_576
+                rows.append(row)
+                options.onRow?(row)
+            }
+        }
+        return rows
+    }
+
+    /// The frame at t = 0.5 s, with a cache of its own, for comparing the backends.
+    static func probe(_ scene: BenchScenes.Scene, width: Int, height: Int, backend: any RenderBackend) -> Image? {
+        FrameRenderer(width: width, height: height, backend: backend).render(scene.root, at: 0.5)
+    }
+
+    /// Frames/s and per-stage times of `backend` drawing `scene` for at least `seconds` (and 5 frames).
+    static func measure(_ scene: BenchScenes.Scene, width: Int, height: Int, backend: any RenderBackend, seconds: Double) -> Measurement {
+        // A renderer (and content cache) per backend run, so each run pays its own first rasterization.
+        let renderer = FrameRenderer(width: width, height: height, backend: backend)
+        // Warm up: uploads textures and sizes the pass targets.
+        _ = renderer.render(scene.root, at: clock.time(ofFrame: 0))
+        let stopwatch = Stopwatch()
+        var frames = 0
+        let start = Stopwatch.now()
+        while Stopwatch.now() - start < seconds || frames < 5 {
+            // Past frame 0 (the warm-up): the static scene has nothing new to rasterize.
+            _ = renderer.render(scene.root, at: clock.time(ofFrame: frames + 1), stopwatch: stopwatch)
+            frames += 1
+        }
+        let total = Stopwatch.now() - start
+        let times = stopwatch.times
+        let ms = { (seconds: Double) in seconds / Double(frames) * 1000 }
+        return Measurement(backend: backend.name, framesPerSecond: Double(frames) / total, evaluateMs: ms(times.evaluate),
+                           planMs: ms(times.plan), rasterMs: ms(times.raster), compositeMs: ms(times.composite),
+                           readbackMs: ms(times.readback))
+    }
+
+    /// Frames/s of the hand-written GL loop drawing the scene's quads (nil: no floor for it).
+    static func floor(_ scene: BenchScenes.Scene, width: Int, height: Int, seconds: Double) -> Double? {
+        guard let count = scene.floorLayers, let floor = try? GLFloorLoop(width: width, height: height) else { return nil }
+        // The same quads: matrices taken from the presentation (outside the timed loop).
+        let matrixFrames = (0..<30).map { i in
+            floorMatrices(PresentationTree.evaluate(scene.root, at: clock.time(ofFrame: i)), count: count, width, height)
+        }
+        floor.frame(matrixFrames[0])
+        var frames = 0
+        let start = Stopwatch.now()
+        while Stopwatch.now() - start < seconds || frames < 5 {
+            floor.frame(matrixFrames[frames % matrixFrames.count])
+            frames += 1
+        }
+        return Double(frames) / (Stopwatch.now() - start)
+    }
+
+    /// Clip-space matrices (column-major, as GL reads them) of the first `count` sublayers' quads.
+    static func floorMatrices(_ tree: PresentationTree, count: Int, _ width: Int, _ height: Int) -> [[Float]] {
+        var toClip = CATransform3DIdentity
+        toClip.m11 = 2 / CGFloat(width); toClip.m22 = 2 / CGFloat(height); toClip.m33 = 0
+        toClip.m41 = -1; toClip.m42 = -1
+        return tree.layers.dropFirst().prefix(count).map { layer in
+            let b = layer.properties.bounds
+            let unitToRect = CATransform3DMakeScale(b.width, b.height, 1).concatenating(CATransform3DMakeTranslation(b.minX, b.minY, 0))
+            return unitToRect.concatenating(layer.transformToRoot).concatenating(toClip).rowMajor.map { Float($0) }
+        }
+    }
+
+    /// The rows as an aligned text table, with a line naming the backends.
+    public static func table(_ rows: [Row]) -> String {
+        let header = ["scene", "size", "gpu fps", "cpu fps", "cpu/gpu", "floor fps", "gpu/floor",
+                      "eval+plan", "raster", "gpu composite", "gpu readback", "cpu composite", "psnr", "max diff", "> 2/255", "peak MB"]
+        func fixed(_ value: Double?, _ format: String) -> String { value.map { String(format: format, $0) } ?? "-" }
+        var lines = [header]
+        for r in rows {
+            let ratio = r.gpu.flatMap { g in r.cpu.map { $0.framesPerSecond / g.framesPerSecond } }
+            let vsFloor = r.gpu.flatMap { g in r.floorFramesPerSecond.map { g.framesPerSecond / $0 } }
+            lines.append([r.scene, r.size, fixed(r.gpu?.framesPerSecond, "%.1f"), fixed(r.cpu?.framesPerSecond, "%.1f"),
+                          fixed(ratio, "%.2fx"), fixed(r.floorFramesPerSecond, "%.1f"), fixed(vsFloor, "%.2fx"),
+                          fixed(r.gpu.map { $0.evaluateMs + $0.planMs } ?? r.cpu.map { $0.evaluateMs + $0.planMs }, "%.2f ms"),
+                          fixed(r.gpu?.rasterMs ?? r.cpu?.rasterMs, "%.2f ms"),
+                          fixed(r.gpu?.compositeMs, "%.2f ms"), fixed(r.gpu?.readbackMs, "%.2f ms"), fixed(r.cpu?.compositeMs, "%.2f ms"),
+                          r.psnr.map { $0.isInfinite ? "inf" : String(format: "%.1f dB", $0) } ?? "-",
+                          r.maxDifference.map(String.init) ?? "-", fixed(r.pixelsOverTolerancePercent, "%.3f%%"),
+                          String(format: "%.0f", r.peakMemoryMB)])
+        }
+        let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
+        var out = ""
+        for line in lines {
+            out += line.enumerated().map { column, text in
+                column == 0 ? text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[column] - text.count) + text
+            }.joined(separator: "  ") + "\n"
+        }
+        let backends = [rows.first?.gpu?.backend, rows.first?.cpu?.backend].compactMap { $0 }
+        out += "backends: \(backends.joined(separator: ", ")); \(ProcessInfo.processInfo.activeProcessorCount) CPU cores; psnr, max diff, > 2/255: GPU vs CPU frame at t = 0.5 s"
+        return out
+    }
+}

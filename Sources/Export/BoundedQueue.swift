@@ -1,0 +1,69 @@
+import Foundation
+import Rendering
+
+/// A first-in first-out queue of at most `capacity` items between two threads: `put` waits while
+/// it is full (back-pressure), `take` waits while it is empty. Closing wakes both sides.
+///
+/// Times spent waiting go to a stopwatch per side, which is how the export tells which stage
+/// limits it.
+final class BoundedQueue<Element>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [Element] = []
+    private var closed = false
+    let capacity: Int
+    /// Where `put`'s waits for room and `take`'s waits for an item are added.
+    private let waits: (stopwatch: Stopwatch, put: Stopwatch.Stage, take: Stopwatch.Stage)?
+
+    init(capacity: Int, waits: (stopwatch: Stopwatch, put: Stopwatch.Stage, take: Stopwatch.Stage)? = nil) {
+        self.capacity = max(1, capacity)
+        self.waits = waits
+    }
+
+    /// Appends `item`, waiting for room; false (item dropped) when the queue was closed.
+    @discardableResult
+    func put(_ item: Element) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if items.count >= capacity, !closed {
+            let start = Stopwatch.now()
+            while items.count >= capacity, !closed { condition.wait() }
+            if let waits { waits.stopwatch.add(Stopwatch.now() - start, to: waits.put) }
+        }
+        guard !closed else { return false }
+        items.append(item)
+        condition.broadcast()
+        return true
+    }
+
+    /// The next item, waiting for one; nil once the queue is closed and empty.
+    func take() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        if items.isEmpty, !closed {
+            let start = Stopwatch.now()
+            while items.isEmpty, !closed { condition.wait() }
+            if let waits { waits.stopwatch.add(Stopwatch.now() - start, to: waits.take) }
+        }
+        guard !items.isEmpty else { return nil }
+        let item = items.removeFirst()
+        condition.broadcast()
+        return item
+    }
+
+    /// No more items: `take` drains what is queued, then returns nil; `put` returns false.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Closes and drops everything queued (on failure or cancellation).
+    func abandon() {
+        condition.lock()
+        closed = true
+        items.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+}

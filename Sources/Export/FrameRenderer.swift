@@ -1,0 +1,152 @@
+import Foundation
+import Geometry
+import Timing
+import Layers
+import Presentation
+import Rendering
+import ImageIO
+import ContentRaster
+import GLRenderer
+import CPURenderer
+
+/// Which renderer draws the frames.
+public enum BackendKind: String, Sendable, CaseIterable {
+    /// Headless EGL + OpenGL ES 3 (Mesa llvmpipe where there is no GPU).
+    case gpu
+    /// The CPU reference renderer.
+    case cpu
+
+    /// A new renderer of this kind; `gpu` throws when no EGL display or GLES 3 context can be made.
+    public func makeBackend() throws(GLContextError) -> any RenderBackend {
+        switch self {
+        case .gpu: try GLRenderer()
+        case .cpu: CPURenderer()
+        }
+    }
+}
+
+/// Renders a layer tree at a time into an image: presentation → render plan → backend → pixels.
+/// The one frame loop of Lamina: PNG frames and sequences, video export, the demo, snapshot
+/// tests and the benchmarks all draw through it.
+///
+/// Holds one backend (a GL context for `.gpu`), the content cache (shape, text and shadow-path
+/// rasters, kept while their inputs are unchanged) and the decoded image files; call it from
+/// one thread. A frame depends only on the tree and its time (and the frame's inputs), never on
+/// which frames were drawn before.
+public final class FrameRenderer {
+    public let width: Int
+    public let height: Int
+    /// Pixels per point.
+    public let scale: CGFloat
+    public var background: CGColor?
+    public let backend: any RenderBackend
+    /// Decoded image files, kept while the renderer lives; in-memory images are served as they are.
+    public let images: FileImageProvider
+    /// Whether the root is placed by its position, anchor and transform (default, as a scene's
+    /// root), or drawn in its own bounds space from the output's origin (`CALayer.render(in:)`).
+    public var placesRoot = true
+    /// Shape, text and shadow-path rasters, kept while their inputs are unchanged.
+    public let contentCache: ContentCache
+
+    /// A renderer of `width`×`height` pixel frames at `scale` pixels per point.
+    public init(width: Int, height: Int, scale: CGFloat = 1, background: CGColor? = nil,
+                backend: BackendKind = .gpu, contentCache: ContentCache = ContentCache(),
+                images: FileImageProvider = FileImageProvider()) throws(GLContextError) {
+        self.width = width; self.height = height; self.scale = scale; self.background = background
+        self.backend = try backend.makeBackend()
+        self.contentCache = contentCache
+        self.images = images
+    }
+
+    /// A renderer drawing with `backend` (an existing one, shared between renderers of one thread).
+    public init(width: Int, height: Int, scale: CGFloat = 1, background: CGColor? = nil,
+                backend: any RenderBackend, contentCache: ContentCache = ContentCache(),
+                images: FileImageProvider = FileImageProvider()) {
+        self.width = width; self.height = height; self.scale = scale; self.background = background
+        self.backend = backend
+        self.contentCache = contentCache
+        self.images = images
+    }
+
+    /// The render plan of `root` at absolute time `time`, with `inputs` as the contents of the
+    /// layers they name (see `RenderPlanBuilder.frameInputs`).
+    public func plan(_ root: CALayer, at time: Double, inputs: [ObjectIdentifier: CGImage] = [:],
+                     stopwatch: Stopwatch? = nil) -> RenderPlan {
+        let tree = stopwatch.measure(.evaluate) { PresentationTree.evaluate(root, at: time) }
+        var builder = RenderPlanBuilder(width: width, height: height, scale: scale, background: background,
+                                        contentRasterizer: contentCache)
+        builder.frameInputs = inputs
+        builder.placesRoot = placesRoot
+        guard let stopwatch else { return builder.plan(for: tree) }
+        // The plan stage without the contents it rasterized (counted as `raster`).
+        let start = Stopwatch.now(), rasterBefore = stopwatch[.raster]
+        let plan = builder.plan(for: tree, stopwatch: stopwatch)
+        stopwatch.add(Stopwatch.now() - start - (stopwatch[.raster] - rasterBefore), to: .plan)
+        return plan
+    }
+
+    /// The frame of `root` at absolute time `time` (the presentation at that time).
+    public func render(_ root: CALayer, at time: Double, inputs: [ObjectIdentifier: CGImage] = [:],
+                       stopwatch: Stopwatch? = nil) -> Image? {
+        backend.render(plan(root, at: time, inputs: inputs, stopwatch: stopwatch), images: images, stopwatch: stopwatch)
+    }
+
+    /// The frame of `root` at the time a clock reads.
+    public func render(_ root: CALayer, clock: some MediaClock) -> Image? { render(root, at: clock.currentTime) }
+
+    /// The frame of `root` at `time` (any time, not only a frame's) into `sink` as frame `index`,
+    /// then finishes the sink; cancels it on failure.
+    public func render(_ root: CALayer, at time: Double, into sink: any FrameSink, index: Int = 0,
+                       stopwatch: Stopwatch? = nil) throws(ExportError) {
+        do throws(ExportError) {
+            try sink.begin(frames: index...index)
+            guard let image = render(root, at: time, stopwatch: stopwatch) else { throw .renderFailed(frame: index) }
+            try sink.consume(index, image)
+            try sink.finish()
+        } catch {
+            sink.cancel()
+            throw error
+        }
+    }
+
+    /// What went differently from what the tree asked for, each once: images that could not be
+    /// decoded, fonts substituted.
+    public var warnings: [String] { images.problems + contentCache.warnings }
+
+    /// Renders frames `frames` of `root` into `sink`, frame n at `clock.time(ofFrame: n)`, then
+    /// finishes the sink. On any failure, or when `isCancelled` answers true between frames, the
+    /// sink is cancelled (it leaves nothing under its output's name) and the error is thrown
+    /// (`.cancelled` for a cancellation).
+    ///
+    /// - Parameters:
+    ///   - inputs: images from outside the model for each frame (an input video's frames).
+    ///   - stopwatch: where the stages' times go.
+    ///   - progress: called after each frame with the number of frames done.
+    public func render(_ root: CALayer, frames: ClosedRange<Int>, clock: FrameClock, inputs: (any FrameInputs)? = nil,
+                       into sink: any FrameSink, stopwatch: Stopwatch? = nil, isCancelled: () -> Bool = { false },
+                       progress: ((Int) -> Void)? = nil) throws(ExportError) {
+        do throws(ExportError) {
+            try sink.begin(frames: frames)
+            var done = 0
+            for index in frames {
+                if isCancelled() { throw .cancelled }
+                let frameInputs = try inputs.map { source throws(ExportError) in
+                    try stopwatch.measure(.decodeWait) { () throws(ExportError) in try source.images(forFrame: index) }
+                } ?? [:]
+                guard let image = render(root, at: clock.time(ofFrame: index), inputs: frameInputs, stopwatch: stopwatch) else {
+                    throw .renderFailed(frame: index)
+                }
+                // Input frames are drawn once: their textures go at once, so memory stays flat.
+                for input in frameInputs.values { backend.forget(input) }
+                try sink.consume(index, image)
+                done += 1
+                progress?(done)
+            }
+            if isCancelled() { throw .cancelled }
+            try sink.finish()
+        } catch {
+            sink.cancel()
+            throw isCancelled() ? .cancelled : error
+        }
+    }
+}
