@@ -431,8 +431,9 @@ public final class GLRenderer: RenderBackend {
         glUniform1i(blurProgram.source, 0)
         let texel = horizontal ? (1 / GLfloat(currentTarget.width), GLfloat(0)) : (GLfloat(0), 1 / GLfloat(currentTarget.height))
         glUniform2f(blurProgram.step, texel.0, texel.1)
-        glUniform1f(blurProgram.sigma, GLfloat(sigma))
-        glUniform1i(blurProgram.radius, GLint(min(64, (3 * sigma).rounded(.up))))
+        let kernel = GaussianKernel(sigma: sigma)
+        glUniform1fv(blurProgram.weights, GLsizei(kernel.weights.count), kernel.weights)
+        glUniform1i(blurProgram.radius, GLint(kernel.radius))
         // Replace, don't blend: the blur pass starts cleared and is written once.
         glDisable(GLenum(GL_BLEND))
         glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)

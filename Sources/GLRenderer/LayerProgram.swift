@@ -39,12 +39,12 @@ struct LayerProgram {
 /// `Shaders/blur.glsl`: one axis of a separable Gaussian blur.
 struct BlurProgram {
     let program: GLuint
-    let source, step, sigma, radius: GLint
+    let source, step, weights, radius: GLint
 
     init() throws(GLContextError) {
         let linked = try GLShaderProgram.build(EmbeddedShaders.blur, name: "blur.glsl")
         program = linked
         source = glGetUniformLocation(linked, "u_source"); step = glGetUniformLocation(linked, "u_step")
-        sigma = glGetUniformLocation(linked, "u_sigma"); radius = glGetUniformLocation(linked, "u_radius")
+        weights = glGetUniformLocation(linked, "u_weights"); radius = glGetUniformLocation(linked, "u_radius")
     }
 }

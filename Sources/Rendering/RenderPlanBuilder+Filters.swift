@@ -46,14 +46,18 @@ extension RenderPlanBuilder.Walk {
         let clip = RoundedShape(rect: p.bounds, radius: p.cornerRadius, corners: RoundedCorners(p.maskedCorners), continuous: p.cornerCurve == .continuous)
         var source: Int
         if p.masksToBounds, !effects.filters.isEmpty {
-            // Clipped before filtering: the blur of a clipped card spreads past its edges.
-            let content = pass(width: g.width, height: g.height, purpose: "masksToBounds of \(path)") { walk, passItems in
-                walk.drawContent(index, toTarget: g.toPass, opacity: 1, into: &passItems)
+            // Clipped before filtering: the blur of a clipped card spreads past its edges. The
+            // content is drawn over the bounds only, then copied into the wider pass clipped.
+            let b = passGeometry(p.bounds, toTarget: toTarget, density: CGFloat(g.width) / g.area.width, alignment: 1)
+            let content = pass(width: b.width, height: b.height, purpose: "masksToBounds of \(path)") { walk, passItems in
+                walk.drawContent(index, toTarget: b.toPass, opacity: 1, into: &passItems)
             }
+            let inContent = CGRect(x: (p.bounds.minX - b.area.minX) / b.area.width, y: (p.bounds.minY - b.area.minY) / b.area.height,
+                                   width: p.bounds.width / b.area.width, height: p.bounds.height / b.area.height)
             source = pass(width: g.width, height: g.height, purpose: "filters of \(path)") { _, passItems in
-                passItems.append(DrawItem(layer: path, role: "clip", transform: g.toPass, rect: g.area,
-                                          paint: .pass(content, source: Self.unit), opacity: 1,
-                                          shape: clip))
+                passItems.append(DrawItem(layer: path, role: "clip", transform: g.toPass, rect: p.bounds,
+                                          paint: .pass(content, source: inContent), opacity: 1,
+                                          shape: clip.isRounded ? clip : nil))
             }
         } else {
             let purpose = effects.filters.isEmpty ? "\(effects.blend?.rawValue ?? "") blend of \(path)" : "filters of \(path)"
