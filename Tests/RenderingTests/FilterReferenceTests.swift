@@ -8,6 +8,7 @@ import Rendering
 import GLRenderer
 import CPURenderer
 import ImageIO
+import TestSupport
 
 /// `compositingFilter`, `filters` and `backgroundFilters` drawn by both backends and checked
 /// against references computed here, independently of either: W3C Compositing and Blending
@@ -16,7 +17,6 @@ import ImageIO
 /// separable and non-separable blend modes, addition, blur, colour filters, backdrop blur,
 /// additive particles.
 final class FilterReferenceTests: XCTestCase {
-    nonisolated(unsafe) private static var gpu: GLRenderer?
     nonisolated(unsafe) private static let cpu = CPURenderer()
 
     /// Channels (0…255, premultiplied) may differ from the reference by this much: the pipeline
@@ -24,10 +24,7 @@ final class FilterReferenceTests: XCTestCase {
     static let tolerance = 2.0
 
     private func backends() throws -> [(String, any RenderBackend)] {
-        if Self.gpu == nil {
-            do { Self.gpu = try GLRenderer() } catch { throw XCTSkip("no EGL display: \(error)") }
-        }
-        return [("gpu", Self.gpu!), ("cpu", Self.cpu)]
+        [("gpu", try TestBackends.gpu()), ("cpu", Self.cpu)]
     }
 
     /// The frame of `root` from each backend.
