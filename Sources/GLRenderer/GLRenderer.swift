@@ -13,9 +13,9 @@ public final class GLRenderer: RenderBackend {
     public let name = "gpu"
     public let context: GLContext
     private var programs: [LayerProgram.Variant: LayerProgram] = [:]
-    private var program: LayerProgram
-    private let blurProgram: BlurProgram
-    private var currentTarget: (width: Int, height: Int) = (0, 0)
+    var program: LayerProgram
+    let blurProgram: BlurProgram
+    var currentTarget: (width: Int, height: Int) = (0, 0)
     private var quad: GLuint = 0
     private var instanceBuffer: GLuint = 0
     /// Corners of a split piece (normalised to its item's rect), drawn as a fan.
@@ -40,9 +40,9 @@ public final class GLRenderer: RenderBackend {
     }
     /// A copy of the region of the target under a blend-mode item (GLES 3 cannot read the
     /// framebuffer being drawn), grown as needed; `backdropOrigin` is the copied region's corner.
-    private var backdropTexture: GLuint = 0
-    private var backdropCapacity: (width: Int, height: Int) = (0, 0)
-    private var backdropOrigin: (x: GLint, y: GLint) = (0, 0)
+    var backdropTexture: GLuint = 0
+    var backdropCapacity: (width: Int, height: Int) = (0, 0)
+    var backdropOrigin: (x: GLint, y: GLint) = (0, 0)
     private var textures: [ObjectIdentifier: (texture: GLuint, image: CGImage, mipmapped: Bool, opaque: Bool)] = [:]
     /// The frame each texture was last drawn in: textures unused for `textureLifetime` frames are
     /// deleted, so content rasterized anew every frame (an animated path) cannot pile up.
@@ -312,30 +312,6 @@ public final class GLRenderer: RenderBackend {
         if item.blendMode.readsBackdrop { flush() }
     }
 
-    /// Copies the part of the bound target that `item` can touch into `backdropTexture`; false
-    /// when that part is empty.
-    private func copyBackdrop(under item: DrawItem) -> Bool {
-        let full = CGRect(x: 0, y: 0, width: currentTarget.width, height: currentTarget.height)
-        let bounds = (item.screenBounds ?? full).intersection(full)
-        guard !bounds.isNull, bounds.width > 0, bounds.height > 0 else { return false }
-        let x0 = Int(bounds.minX.rounded(.down)), y0 = Int(bounds.minY.rounded(.down))
-        let x1 = min(currentTarget.width, Int(bounds.maxX.rounded(.up))), y1 = min(currentTarget.height, Int(bounds.maxY.rounded(.up)))
-        guard x1 > x0, y1 > y0 else { return false }
-        glActiveTexture(GLenum(GL_TEXTURE2))
-        glBindTexture(GLenum(GL_TEXTURE_2D), backdropTexture)
-        if backdropCapacity.width < x1 - x0 || backdropCapacity.height < y1 - y0 {
-            backdropCapacity = (max(backdropCapacity.width, x1 - x0), max(backdropCapacity.height, y1 - y0))
-            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(backdropCapacity.width), GLsizei(backdropCapacity.height), 0,
-                         GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-        }
-        glCopyTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLint(x0), GLint(y0), GLsizei(x1 - x0), GLsizei(y1 - y0))
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        backdropOrigin = (GLint(x0), GLint(y0))
-        return true
-    }
-
     /// Draws the collected batch in one instanced call (or one polygon, given its corners).
     private func flush(polygon: [GLfloat]? = nil) {
         defer {
@@ -421,26 +397,6 @@ public final class GLRenderer: RenderBackend {
         glUseProgram(program.program)
         glUniform2f(program.target, GLfloat(currentTarget.width), GLfloat(currentTarget.height))
     }
-
-    /// One axis of a Gaussian blur of `source` over the whole bound target.
-    private func blur(_ source: GLuint?, sigma: CGFloat, horizontal: Bool) {
-        guard let source else { return }
-        glUseProgram(blurProgram.program)
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), source)
-        glUniform1i(blurProgram.source, 0)
-        let texel = horizontal ? (1 / GLfloat(currentTarget.width), GLfloat(0)) : (GLfloat(0), 1 / GLfloat(currentTarget.height))
-        glUniform2f(blurProgram.step, texel.0, texel.1)
-        let kernel = GaussianKernel(sigma: sigma)
-        glUniform1fv(blurProgram.weights, GLsizei(kernel.weights.count), kernel.weights)
-        glUniform1i(blurProgram.radius, GLint(kernel.radius))
-        // Replace, don't blend: the blur pass starts cleared and is written once.
-        glDisable(GLenum(GL_BLEND))
-        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
-        glEnable(GLenum(GL_BLEND))
-        glUseProgram(program.program)
-    }
-
 
     private func evictUnusedTextures() {
         frameNumber += 1
