@@ -21,6 +21,8 @@ packages=(
   fonts-dejavu-extra
   # Export: SHA-256 digests of scenes and segments (OpenSSL's libcrypto).
   libssl-dev
+  # lamina-dask's tests: a virtual environment (tools/python-env.sh) with Dask from PyPI.
+  python3-venv
   # Export: encoding (x264, libvpx, ProRes, GIF) and decoding through the ffmpeg program.
   ffmpeg
 )

@@ -32,6 +32,18 @@ def _run(args: list[str], env: Optional[dict] = None, timeout: Optional[float] =
     return subprocess.run(args, capture_output=True, text=True, env=env, timeout=timeout)
 
 
+def _die_with_parent() -> None:
+    """Runs in the child before exec: the kernel kills it when the worker that started it dies,
+    so a killed worker leaves no orphan render behind (Linux; elsewhere a no-op)."""
+    try:
+        import ctypes
+        import signal as _signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, int(_signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+
+
 def _last_line(text: str) -> str:
     lines = [line for line in text.strip().splitlines() if line.strip()]
     return lines[-1] if lines else "(no output)"
@@ -89,7 +101,7 @@ def render_segment(lamina: str, plan_path: str, index: int, parts_dir: str, time
     if scene:
         args.append(scene)
     process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, **(env or {})})
+                               env={**os.environ, **(env or {})}, preexec_fn=_die_with_parent)
     errors: list[str] = []
     deadline = time.monotonic() + timeout
     assert process.stderr is not None and process.stdout is not None
