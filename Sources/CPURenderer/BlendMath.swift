@@ -17,11 +17,14 @@ enum BlendMath {
         return SIMD4(rgb.x, rgb.y, rgb.z, source.w)
     }
 
+    /// Each channel clamped to 0…1 (component by component: the generic SIMD clamp is not
+    /// inlined, and cost more than the blend).
     @inline(__always)
     static func clamp(_ c: SIMD3<Float>) -> SIMD3<Float> {
-        c.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
+        SIMD3(min(max(c.x, 0), 1), min(max(c.y, 0), 1), min(max(c.z, 0), 1))
     }
 
+    @inline(__always)
     static func separable(_ cb: SIMD3<Float>, _ cs: SIMD3<Float>, _ mode: BlendMode) -> SIMD3<Float> {
         SIMD3(channel(cb.x, cs.x, mode), channel(cb.y, cs.y, mode), channel(cb.z, cs.z, mode))
     }
@@ -81,6 +84,7 @@ enum BlendMath {
         return (c - n) * (s / (x - n))
     }
 
+    @inline(__always)
     static func nonSeparable(_ cb: SIMD3<Float>, _ cs: SIMD3<Float>, _ mode: BlendMode) -> SIMD3<Float> {
         switch mode {
         case .hue: setLuminosity(setSaturation(cs, saturation(cb)), luminosity(cb))
@@ -106,8 +110,8 @@ struct ColorMatrixSource<Source: PaintSource>: PaintSource {
     @inline(__always) func color(_ uv: SIMD2<Float>, x: Float, y: Float) -> SIMD4<Float> {
         let c = source.color(uv, x: x, y: y)
         let straight = c.w > 0 ? SIMD4(c.x / c.w, c.y / c.w, c.z / c.w, c.w) : SIMD4<Float>(repeating: 0)
-        let out = (SIMD4((r * straight).sum(), (g * straight).sum(), (b * straight).sum(), (a * straight).sum()) + bias)
-            .clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 1))
-        return SIMD4(out.x * out.w, out.y * out.w, out.z * out.w, out.w)
+        let m = SIMD4((r * straight).sum(), (g * straight).sum(), (b * straight).sum(), (a * straight).sum()) + bias
+        let alpha = min(max(m.w, 0), 1)
+        return SIMD4(BlendMath.clamp(SIMD3(m.x, m.y, m.z)) * alpha, alpha)
     }
 }
