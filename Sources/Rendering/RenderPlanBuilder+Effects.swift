@@ -55,7 +55,7 @@ extension RenderPlanBuilder.Walk {
 
     /// A shape layer's path or a text layer's text, rasterized, between contents and sublayers.
     mutating func appendRasterizedContent(of p: LayerProperties, path: LayerLabel, toTarget: CATransform3D, opacity: Float,
-                                 into items: inout [DrawItem]) {
+                                          into items: inout [DrawItem]) {
         guard let rasterizer else { return }
         // Only shape and text layers get here past the switch: the density (three projections)
         // is not worked out for every layer of every frame.
@@ -105,7 +105,11 @@ extension RenderPlanBuilder.Walk {
         let shadowShape = p.shadowPath.map { $0.boundingBox } ?? p.bounds
         guard shadowShape.width > 0, shadowShape.height > 0, !shadowShape.isNull,
               p.shadowPath != nil || drawnItemCount(index, limit: 1) > 0 else { return }
-        let radius = max(0, p.shadowRadius)
+        // The shadow is cast by the filtered layer (Core Animation's order: filters, then
+        // shadow): the layer's blurs widen it as one Gaussian, their variances added.
+        let filterBlur = p.shadowPath == nil
+            ? LayerEffects.steps(p.filters).reduce(0) { sum, step in if case .blur(let r) = step { sum + r * r } else { sum } } : 0
+        let radius = (max(0, p.shadowRadius) * max(0, p.shadowRadius) + filterBlur).squareRoot()
         // Blur at most ~16 texels: large radii render the shadow at a lower density.
         var density = Self.pixelDensity(toTarget, at: CGPoint(x: shadowShape.midX, y: shadowShape.midY))
         if radius > 0 { density = min(density, 16 / radius) }
@@ -116,36 +120,29 @@ extension RenderPlanBuilder.Walk {
         // Only what can show, and the blur's reach around it, is drawn.
         guard let visible = VisibleRegion.clip(whole, toTarget: offset.concatenating(toTarget), target: samplingTarget,
                                                margin: margin + 2 / density) else { return }
-        let (area, width, height) = passGeometry(whole, visible: visible, density: density)
+        let (area, width, height) = clippedPassGeometry(whole, visible: visible, density: density)
         let sx = CGFloat(width) / area.width, sy = CGFloat(height) / area.height
         let toPass = CATransform3DMakeTranslation(-area.minX, -area.minY, 0).concatenating(CATransform3DMakeScale(sx, sy, 1))
-        var sourceItems: [DrawItem] = []
-        let ownContext = toContext, ownTarget = target
-        toContext = nil
-        target = CGRect(x: 0, y: 0, width: width, height: height)
-        if let shadowPath = p.shadowPath {
-            let scale = ContentRequest.rasterScale(contentsScale: 1, density: density)
-            var request = ContentRequest.filledPath(shadowPath, scale: scale)
-            let reach = shadowPath.boundingBox.insetBy(dx: -1, dy: -1)
-            if let seen = VisibleRegion.clip(reach, toTarget: toPass, target: samplingTarget), seen != reach {
-                request = .clipped(request, region: Self.rasterTile(seen, scale: scale))
-            }
-            if let filled = rasterizer?.rasterize(request, stopwatch: stopwatch) {
-                offscreen.append(OffscreenArea(layer: label(index), purpose: "shadow path", width: filled.image.width, height: filled.image.height))
-                sourceItems.append(DrawItem(layer: label(index), role: "shadow path", transform: toPass, rect: filled.rect,
-                                            paint: .image(filled.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
-                                                          minification: .linear, magnification: .linear), opacity: 1))
-            }
-        } else {
-            drawContent(index, toTarget: toPass, opacity: 1, into: &sourceItems)
-        }
-        toContext = ownContext
-        target = ownTarget
         let path = label(index)
-        let source = passes.count
-        passes.append(RenderPass(id: source, width: width, height: height, purpose: "shadow of \(path)",
-                                 clearColor: .clear, items: sourceItems))
-        offscreen.append(OffscreenArea(layer: path, purpose: "shadow", width: width, height: height))
+        // The shadow needs only alpha: backdrop filters inside it are not drawn.
+        let source = pass(width: width, height: height, purpose: "shadow of \(path)", owner: path, allowsBackdrop: false) { walk, sourceItems in
+            if let shadowPath = p.shadowPath {
+                let scale = ContentRequest.rasterScale(contentsScale: 1, density: density)
+                var request = ContentRequest.filledPath(shadowPath, scale: scale)
+                let reach = shadowPath.boundingBox.insetBy(dx: -1, dy: -1)
+                if let seen = VisibleRegion.clip(reach, toTarget: toPass, target: walk.samplingTarget), seen != reach {
+                    request = .clipped(request, region: Self.rasterTile(seen, scale: scale))
+                }
+                if let filled = walk.rasterizer?.rasterize(request, stopwatch: walk.stopwatch) {
+                    walk.offscreen.append(OffscreenArea(layer: path, purpose: "shadow path", width: filled.image.width, height: filled.image.height))
+                    sourceItems.append(DrawItem(layer: path, role: "shadow path", transform: toPass, rect: filled.rect,
+                                                paint: .image(filled.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
+                                                              minification: .linear, magnification: .linear), opacity: 1))
+                }
+            } else {
+                walk.drawContent(index, toTarget: toPass, opacity: 1, into: &sourceItems)
+            }
+        }
         var blurred = source
         let sigma = radius * density
         if sigma > 0.01 {
@@ -184,35 +181,25 @@ extension RenderPlanBuilder.Walk {
                 .concatenating(CATransform3DMakeScale(CGFloat(width) / b.width, CGFloat(height) / b.height, 1))
         }
         let path = label(index)
-        let ownContext = toContext
-        toContext = nil
         // The old state: its own tree, drawn by a walk that shares this plan's passes.
-        var oldWalk = RenderPlanBuilder.Walk(tree: old, maximumPassSide: maximumPassSide, rasterizer: rasterizer, stopwatch: stopwatch,
-                                             target: CGRect(x: 0, y: 0, width: width, height: height))
-        oldWalk.passes = passes
         var oldItems: [DrawItem] = []
         let oldBounds = old.layers[0].properties.bounds
         if oldBounds.width > 0, oldBounds.height > 0 {
+            var oldWalk = RenderPlanBuilder.Walk(tree: old, maximumPassSide: maximumPassSide, rasterizer: rasterizer, stopwatch: stopwatch)
+            oldWalk.passes = passes
+            oldWalk.target = PassTarget(width: width, height: height, purpose: "transition old state", clearColor: .clear, allowsBackdrop: false)
             oldWalk.drawContent(0, toTarget: toPass(oldBounds), opacity: 1, into: &oldItems)
+            passes = oldWalk.passes
+            offscreen += oldWalk.offscreen
         }
-        passes = oldWalk.passes
-        offscreen += oldWalk.offscreen
-        let ownTarget = target
-        target = CGRect(x: 0, y: 0, width: width, height: height)
-        defer { target = ownTarget }
         // Transition passes are not clipped to what shows (the states move across the bounds).
-        for state in ["transition old state", "transition new state"] {
-            offscreen.append(OffscreenArea(layer: path, purpose: state, width: width, height: height))
-        }
         let oldID = passes.count
         passes.append(RenderPass(id: oldID, width: width, height: height, purpose: "transition old state of \(path)",
                                  clearColor: .clear, items: oldItems))
-        var newItems: [DrawItem] = []
-        drawContent(index, toTarget: toPass(bounds), opacity: 1, into: &newItems)
-        let newID = passes.count
-        passes.append(RenderPass(id: newID, width: width, height: height, purpose: "transition new state of \(path)",
-                                 clearColor: .clear, items: newItems))
-        toContext = ownContext
+        offscreen.append(OffscreenArea(layer: path, purpose: "transition old state", width: width, height: height))
+        let newID = pass(width: width, height: height, purpose: "transition new state of \(path)", owner: path) { walk, newItems in
+            walk.drawContent(index, toTarget: toPass(bounds), opacity: 1, into: &newItems)
+        }
 
         let vertical = transition.subtype == .fromTop || transition.subtype == .fromBottom
         let offsets = TransitionGeometry.offsets(type: transition.type, subtype: transition.subtype, progress: transition.progress,
