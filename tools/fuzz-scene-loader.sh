@@ -10,7 +10,7 @@
 #   tools/fuzz-scene-loader.sh minimize CRASH_FILE [SECONDS]     minimise a crash (-minimize_crash=1)
 #   tools/fuzz-scene-loader.sh run FILE...                       run inputs once (reproduce a finding)
 #
-# Each target in Sources/{Geometry,Drawing,Timing,Animation,Layers,Presentation,SceneFormat,Rendering,ContentRaster} is compiled as
+# Each target in Sources/{Geometry,Drawing,Timing,Filters,Animation,Layers,Presentation,SceneFormat,Rendering,ContentRaster} is compiled as
 # its own Swift module (whole-module, -emit-module, in dependency order), so `import Geometry`
 # etc. work unchanged; tools/fuzz/SceneFuzzer.swift (LLVMFuzzerTestOneInput) links against them.
 # Everything is built with -sanitize=fuzzer,address -O -g.
@@ -26,7 +26,7 @@ WORK="${SCENE_FUZZ_WORK:-$ROOT/.build/fuzz-scene-loader}"
 BUILD="$WORK/build"
 BIN="$BUILD/scene-fuzzer"
 SWIFTC="${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}"
-MODULES=(Geometry Drawing Timing Animation Layers Presentation SceneFormat Rendering ContentRaster)   # dependency order (Package.swift)
+MODULES=(Geometry Drawing Timing Filters Animation Layers Presentation SceneFormat Rendering ContentRaster)   # dependency order (Package.swift)
 FLAGS=(-O -g -parse-as-library -swift-version 6 -sanitize=fuzzer,address -package-name Lamina)
 # ContentRaster's C libraries (cairo, Pango) through the package's own module maps.
 C_FLAGS=(-I "$ROOT/Sources/CCairo" -I "$ROOT/Sources/CPangoCairo")
