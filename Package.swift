@@ -2,10 +2,11 @@
 // Lamina: Core Animation's layer-and-animation model for Linux.
 //
 // Targets follow the pipeline, each importing only the stages before it:
-//   Geometry → Timing → Animation → Layers → SceneFormat (scene file → model)
+//   Geometry → Timing → CoreMedia (CMTime) → Animation → Layers → SceneFormat (scene file → model)
 //   → Presentation (model at time t) → Rendering (render plan) → ImageIO, ContentRaster
 //   → GLRenderer | CPURenderer (plan → frame) → Export (frame clock, frame loop, sinks)
-//   → RenderTesting (snapshot assertions), Demo, Benchmarks → Lamina (umbrella) → LaminaCLI.
+//   → AVExport (AVFoundation's export API over Export) → RenderTesting (snapshot assertions),
+//   Demo, Benchmarks → Lamina (umbrella) → LaminaCLI.
 // C libraries are reached only through the `C*` system-library shims.
 import PackageDescription
 
@@ -20,6 +21,8 @@ let package = Package(
     targets: [
         .target(name: "Geometry"),
         .target(name: "Timing"),
+        // Core Media's rational time: CMTime, CMTimeRange, CMTimeMapping, track IDs.
+        .target(name: "CoreMedia"),
         .target(name: "Animation", dependencies: ["Geometry", "Timing"]),
         .target(name: "Layers", dependencies: ["Geometry", "Timing", "Animation"]),
         .target(name: "SceneFormat", dependencies: ["Geometry", "Timing", "Animation", "Layers"]),
@@ -43,6 +46,10 @@ let package = Package(
         // contact sheet, memory), video decoding and segment joining.
         .target(name: "Export", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
                                                "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer"]),
+        // AVFoundation's export API (assets probed with ffprobe, compositions, video compositions,
+        // the Core Animation tool rendered y-up, export sessions, player items) executed by Export.
+        .target(name: "AVExport", dependencies: ["Geometry", "Timing", "CoreMedia", "Animation", "Layers", "Presentation",
+                                                 "Rendering", "ImageIO", "Export"]),
         // Snapshot assertions for XCTest and Swift Testing, and the reftest manifest reader.
         .target(name: "RenderTesting", dependencies: ["Geometry", "Layers", "Presentation", "SceneFormat", "Rendering",
                                                       "ImageIO", "Export"]),
@@ -52,16 +59,18 @@ let package = Package(
         // `lamina bench`, `lamina bench --export` and `lamina-model-bench`.
         .target(name: "Benchmarks", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
                                                    "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer",
-                                                   "Export", "Demo", "CEGL"],
+                                                   "Export", "CoreMedia", "AVExport", "Demo", "CEGL"],
                 plugins: ["EmbedShaders"]),
-        .target(name: "Lamina", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
-                                               "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Export"]),
+        .target(name: "Lamina", dependencies: ["Geometry", "Timing", "CoreMedia", "Animation", "Layers", "Presentation", "SceneFormat",
+                                               "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Export",
+                                               "AVExport"]),
         .executableTarget(name: "LaminaCLI", dependencies: ["Lamina", "Demo", "Benchmarks"]),
         .executableTarget(name: "ModelBenchmark", dependencies: ["Benchmarks"]),
         // Helpers shared by the test targets (pixel probes, temporary folders, scene loading).
         .target(name: "TestSupport", dependencies: ["Lamina"], path: "Tests/TestSupport"),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry", "TestSupport"]),
         .testTarget(name: "TimingTests", dependencies: ["Timing", "TestSupport"]),
+        .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
         .testTarget(name: "AnimationTests", dependencies: ["Animation", "TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Layers", "Presentation", "SceneFormat", "ContentRaster", "TestSupport"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "TestSupport"]),
@@ -73,6 +82,8 @@ let package = Package(
         .testTarget(name: "ContentRasterTests", dependencies: ["ContentRaster", "Geometry", "Layers", "Rendering", "TestSupport"]),
         .testTarget(name: "ReftestTests", dependencies: ["Lamina", "RenderTesting", "TestSupport"], exclude: ["Reftests"]),
         .testTarget(name: "ExportTests", dependencies: ["Lamina", "Demo", "TestSupport"]),
+        // iOS export code ported with `import Lamina` only: assets, compositions, export sessions.
+        .testTarget(name: "AVExportTests", dependencies: ["Lamina", "TestSupport"]),
         .testTarget(name: "RenderTestingTests", dependencies: ["Lamina", "RenderTesting", "TestSupport"], exclude: ["__Snapshots__"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "TestSupport"]),
     ],

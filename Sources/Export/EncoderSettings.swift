@@ -82,6 +82,20 @@ public struct AudioPassthrough: Sendable, Equatable {
     }
 }
 
+/// Audio made from several inputs by an ffmpeg filter graph: an AVFoundation composition's
+/// audio tracks with their edits and volume ramps, mixed into one stream.
+public struct AudioGraph: Sendable, Equatable {
+    /// The label of the graph's one output.
+    public static let output = "aout"
+    /// Each input's arguments (options, then `-i PATH`); input k of this list is ffmpeg's input
+    /// k + 1, after the raw frames.
+    public var inputs: [[String]]
+    /// A `-filter_complex` graph reading `[1:a]` … and writing `[aout]`.
+    public var filter: String
+
+    public init(inputs: [[String]], filter: String) { self.inputs = inputs; self.filter = filter }
+}
+
 /// Everything ffmpeg needs to encode raw RGBA frames into one output; `arguments` turns it into
 /// a command line without running anything.
 ///
@@ -122,6 +136,10 @@ public struct EncoderSettings: Sendable, Equatable {
     public var keyframeInterval: Int
     /// Audio carried over from an input video.
     public var audio: AudioPassthrough?
+    /// Audio mixed from several inputs (used when `audio` is nil): re-encoded, AAC (Opus for WebM).
+    public var audioGraph: AudioGraph?
+    /// MP4: `-movflags +faststart`, the index before the media (default true).
+    public var fastStart = true
 
     public init(kind: OutputKind, width: Int, height: Int, framesPerSecond: Double, quality: Int? = nil,
                 keepsAlpha: Bool = false, firstFrame: Int = 0, frameCount: Int, keyframeInterval: Int? = nil,
@@ -150,10 +168,12 @@ public struct EncoderSettings: Sendable, Equatable {
     /// (for GIF: the second pass, reading `palette`).
     public func arguments(output: String, palette: String? = nil) -> [String] {
         var a = ["-hide_banner", "-nostats", "-loglevel", "error", "-y"] + rawInput
+        let graph = kind == .gif || audio != nil ? nil : audioGraph
         if let audio {
             if audio.start > 0 { a += ["-ss", seconds(audio.start)] }
             a += ["-i", audio.url.path]
         }
+        if let graph { a += graph.inputs.flatMap { $0 } + ["-filter_complex", graph.filter] }
         if kind == .gif {
             a += ["-i", palette ?? "palette.png",
                   "-lavfi", "[0:v][1:v]paletteuse=dither=sierra2_4a" + (keepsAlpha ? ":alpha_threshold=128" : ""),
@@ -162,6 +182,7 @@ public struct EncoderSettings: Sendable, Equatable {
         }
         a += ["-map", "0:v"]
         if audio != nil { a += ["-map", "1:a:0?"] }
+        if graph != nil { a += ["-map", "[\(AudioGraph.output)]"] }
         let even = width % 2 != 0 || height % 2 != 0 ? "pad=ceil(iw/2)*2:ceil(ih/2)*2," : ""
         let colour = "scale=out_color_matrix=bt709:out_range=tv"
         let tags = ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"]
@@ -171,7 +192,7 @@ public struct EncoderSettings: Sendable, Equatable {
             a += ["-vf", even + colour + ",format=yuv420p", "-c:v", "libx264", "-preset", "veryfast", "-qp", q]
             a += keyframes + ["-x264-params", "open-gop=0"]
             a += tags
-            if kind == .h264MP4 { a += ["-movflags", "+faststart"] }
+            if kind == .h264MP4, fastStart { a += ["-movflags", "+faststart"] }
         case .vp9WebM:
             a += ["-vf", even + colour + ",format=" + (keepsAlpha ? "yuva420p" : "yuv420p"), "-c:v", "libvpx-vp9",
                   "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1", "-crf", q, "-b:v", "0", "-qmin", q, "-qmax", q]
@@ -187,8 +208,16 @@ public struct EncoderSettings: Sendable, Equatable {
             break
         }
         if let audio { a += ["-c:a", audioCodec(for: audio.codec)] }
-        a += ["-frames:v", String(frameCount)]
-        if audio != nil { a += ["-t", seconds(FrameClock(framesPerSecond: framesPerSecond).time(ofFrame: frameCount))] }
+        if graph != nil { a += ["-c:a", kind == .vp9WebM ? "libopus" : "aac"] }
+        if audio != nil || graph != nil {
+            // The length as a time, for both streams. Not `-frames:v` as well: ffmpeg (5.1) ends
+            // the whole output when the video stream reaches its count, and a short export's
+            // frames can all arrive before any audio packet is read (measured: 2 frames at 5 fps
+            // came out with no audio stream at all).
+            a += ["-t", seconds(FrameClock(framesPerSecond: framesPerSecond).time(ofFrame: frameCount))]
+        } else {
+            a += ["-frames:v", String(frameCount)]
+        }
         a += ["-f", kind.muxer, output]
         return a
     }

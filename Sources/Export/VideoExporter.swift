@@ -28,6 +28,8 @@ public struct VideoExportOptions: Sendable {
     public var background: CGColor?
     /// `--codec` (`h264`, `prores`, `vp9`, `gif`); nil: the extension's default.
     public var codec: String?
+    /// The kind of output, whatever the extension (nil: from the extension and `codec`).
+    public var kind: OutputKind?
     /// `--crf`; nil: the kind's default.
     public var quality: Int?
     /// Default `.gpu`.
@@ -41,6 +43,11 @@ public struct VideoExportOptions: Sendable {
     /// Whether the root is placed by its own geometry (default), or drawn in its bounds space
     /// from the top-left (`FrameRenderer.placesRoot`).
     public var placesRoot = true
+    /// Which way y grows in the frames (default `topLeft`; `bottomLeft` for AVFoundation's export tool).
+    public var origin = OutputOrigin.topLeft
+    /// MP4 and M4V: the index (`moov`) before the media, so that playback can start while the file
+    /// downloads (default true; AVFoundation: `shouldOptimizeForNetworkUse`).
+    public var fastStart = true
 
     /// Options for `frameCount` frames (from 0) of `width`×`height` at `framesPerSecond`.
     public init(output: URL, width: Int, height: Int, framesPerSecond: Double = 30, frames: ClosedRange<Int>) {
@@ -72,6 +79,8 @@ public final class VideoExporter: @unchecked Sendable {
     public let root: CALayer
     public var options: VideoExportOptions
     public let composition: VideoComposition?
+    /// What the frames composite over: the composition's video, or an input given directly.
+    public let input: (any VideoInput)?
     /// Called on the exporting thread after each frame.
     public var onProgress: ((ExportProgress) -> Void)?
     /// Sinks that see every frame too (premultiplied RGBA) on the exporting thread, in the last
@@ -83,6 +92,13 @@ public final class VideoExporter: @unchecked Sendable {
 
     public init(root: CALayer, options: VideoExportOptions, composition: VideoComposition? = nil) {
         self.root = root; self.options = options; self.composition = composition
+        input = composition.map(SingleVideoInput.init)
+    }
+
+    /// An export of `root` over `input` (an AVFoundation composition's frames and audio, say).
+    public init(root: CALayer, options: VideoExportOptions, input: any VideoInput) {
+        self.root = root; self.options = options; composition = nil
+        self.input = input
     }
 
     /// Stops the export at the next frame; `run()` then throws `.cancelled`.
@@ -97,7 +113,8 @@ public final class VideoExporter: @unchecked Sendable {
         LargeAllocations.mapped
         let o = options
         let outputPath = o.output.path
-        let kind = try OutputKind.forPath(outputPath, codec: o.codec)
+        let kind: OutputKind
+        if let given = o.kind { kind = given } else { kind = try OutputKind.forPath(outputPath, codec: o.codec) }
         guard o.width > 0, o.height > 0, o.width <= SceneLimits.maximumOutputSide, o.height <= SceneLimits.maximumOutputSide else {
             throw .invalidSettings("output size \(o.width)x\(o.height) is outside 1…\(SceneLimits.maximumOutputSide)")
         }
@@ -117,13 +134,13 @@ public final class VideoExporter: @unchecked Sendable {
         let span = clock.timeSpan(of: o.frames)
         let warnings = checksExportTiming ? ExportLint.warnings(root, from: span.start, to: span.end) : []
 
-        // The input video: probed first so that a bad file fails before anything is rendered.
-        var info: VideoInfo?
-        if let composition { info = try VideoInfo.probe(composition.url) }
+        // The input: probed first so that a bad file fails before anything is rendered.
+        try input?.prepare()
         let renderer: FrameRenderer
         do {
             renderer = try FrameRenderer(width: o.width, height: o.height, scale: o.scale, background: o.background, backend: o.backend)
             renderer.placesRoot = o.placesRoot
+            renderer.origin = o.origin
         } catch {
             throw .backendUnavailable(error.description)
         }
@@ -140,11 +157,17 @@ public final class VideoExporter: @unchecked Sendable {
             throw .cannotWrite(path: outputPath, reason: "cannot create a file in \(folder): \(String(cString: strerror(errno)))")
         }
         close(probe)
-        let settings = EncoderSettings(
+        let audio = input?.audio(from: span.start, to: span.end)
+        var settings = EncoderSettings(
             kind: kind, width: o.width, height: o.height, framesPerSecond: o.framesPerSecond, quality: o.quality,
             keepsAlpha: (o.background?.alpha ?? 0) < 1, firstFrame: o.frames.lowerBound, frameCount: o.frames.count,
-            keyframeInterval: o.keyframeInterval,
-            audio: info?.audioCodec.map { AudioPassthrough(url: composition!.url, codec: $0, start: span.start) })
+            keyframeInterval: o.keyframeInterval)
+        switch audio {
+        case .passthrough(let passthrough)?: settings.audio = kind == .gif ? nil : passthrough
+        case .graph(let graph)?: settings.audioGraph = kind == .gif ? nil : graph
+        case nil: break
+        }
+        settings.fastStart = o.fastStart
 
         let stopwatch = Stopwatch()
         // GIF: a palette pass over every frame first, then the pass that uses it (the content
@@ -157,12 +180,9 @@ public final class VideoExporter: @unchecked Sendable {
         }
         for (n, arguments) in passes.enumerated() {
             let last = n == passes.count - 1
-            var inputs: VideoFrameInputs?
-            if let composition, let info {
-                let size = composition.decodeSize(scale: o.scale, fallback: (o.width, o.height))
-                inputs = try VideoFrameInputs(composition, info: info, width: size.width, height: size.height, clock: clock,
-                                              first: o.frames.lowerBound)
-            }
+            let inputs = try input?.makeFrameInputs(frames: o.frames, clock: clock,
+                                                    context: FrameInputContext(width: o.width, height: o.height, scale: o.scale,
+                                                                               backend: renderer.backend))
             defer { inputs?.close() }
             let encoder = try EncoderSink(arguments: arguments, straightAlpha: settings.wantsStraightAlpha, depth: o.queueDepth,
                                           stopwatch: stopwatch)
@@ -182,7 +202,7 @@ public final class VideoExporter: @unchecked Sendable {
     }
 
     /// `.NAME.lamina-RANDOM.EXT` beside `url` (the extension kept so that tools recognise it).
-    static func temporaryPath(for url: URL) -> String {
+    public static func temporaryPath(for url: URL) -> String {
         let folder = url.deletingLastPathComponent().path
         let ext = url.pathExtension
         let base = url.deletingPathExtension().lastPathComponent
@@ -192,7 +212,7 @@ public final class VideoExporter: @unchecked Sendable {
 
     /// Renames the finished file into place; without `overwrite`, never replaces a file that
     /// appeared meanwhile (hard link, then unlink).
-    static func moveIntoPlace(_ temporary: String, _ path: String, overwrite: Bool) throws(ExportError) {
+    public static func moveIntoPlace(_ temporary: String, _ path: String, overwrite: Bool) throws(ExportError) {
         if overwrite {
             guard rename(temporary, path) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
             return

@@ -19,6 +19,11 @@ public struct VideoInfo: Sendable, Equatable {
     /// The first audio stream's codec, nil without audio.
     public var audioCodec: String?
 
+    public init(width: Int, height: Int, framesPerSecond: Double, duration: Double, rotation: Int = 0, audioCodec: String? = nil) {
+        self.width = width; self.height = height; self.framesPerSecond = framesPerSecond; self.duration = duration
+        self.rotation = rotation; self.audioCodec = audioCodec
+    }
+
     /// Probes `url` with ffprobe; errors name the file (missing, unreadable, not a video).
     public static func probe(_ url: URL) throws(ExportError) -> VideoInfo {
         let path = url.path
@@ -62,7 +67,7 @@ public struct VideoInfo: Sendable, Equatable {
     /// Refuses what ffmpeg cannot read as a file, before ffprobe runs: a missing path, a folder,
     /// a fifo, device or socket (ffprobe would wait on a fifo with no writer for ever, and the
     /// input is opened twice: probe, then decode), and a file this process may not open.
-    static func checkReadable(_ path: String) throws(ExportError) {
+    public static func checkReadable(_ path: String) throws(ExportError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw .badInput(path: path, reason: errno == ENOENT ? "no such file" : "cannot read the file: \(String(cString: strerror(errno)))")
@@ -78,7 +83,8 @@ public struct VideoInfo: Sendable, Equatable {
         close(fd)
     }
 
-    static func rational(_ text: String?) -> Double? {
+    /// "30000/1001" or "25" as a positive number (nil for 0/0 and the like).
+    public static func rational(_ text: String?) -> Double? {
         guard let text else { return nil }
         let parts = text.split(separator: "/")
         if parts.count == 2, let n = Double(parts[0]), let d = Double(parts[1]), d != 0, n > 0 { return n / d }
@@ -106,15 +112,26 @@ public final class VideoSource: @unchecked Sendable {
     private var last: CGImage?
 
     /// Starts decoding `url` at `framesPerSecond` from `start` seconds, scaled to `width`×`height`.
-    public init(url: URL, info: VideoInfo? = nil, width: Int, height: Int, framesPerSecond: Double, start: Double = 0) throws(ExportError) {
+    ///
+    /// - Parameters:
+    ///   - stream: the video stream to decode (its index in the file; default the first).
+    ///   - duration: seconds of the input to decode (default: to its end).
+    ///   - speed: input seconds per output second (2 plays twice as fast; default 1).
+    ///   - autorotates: apply the rotation metadata (default); false decodes the frames as coded,
+    ///     as AVFoundation's compositions see them (their `preferredTransform` turns them).
+    public init(url: URL, info: VideoInfo? = nil, width: Int, height: Int, framesPerSecond: Double, start: Double = 0,
+                stream: Int? = nil, duration: Double? = nil, speed: Double = 1, autorotates: Bool = true) throws(ExportError) {
         self.url = url
         if let info { self.info = info } else { self.info = try VideoInfo.probe(url) }
         self.width = width
         self.height = height
         var arguments = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error"]
+        if !autorotates { arguments.append("-noautorotate") }
         if start > 0 { arguments += ["-ss", String(format: "%.6f", start)] }
-        arguments += ["-i", url.path, "-an", "-sn",
-                      "-vf", "fps=\(framesPerSecond),scale=\(width):\(height):flags=bicubic,format=rgba",
+        if let duration { arguments += ["-t", String(format: "%.6f", max(duration, 0.001))] }
+        let retime = speed == 1 ? "" : "setpts=(PTS-STARTPTS)/\(speed),"
+        arguments += ["-i", url.path] + (stream.map { ["-map", "0:\($0)"] } ?? []) + ["-an", "-sn",
+                      "-vf", retime + "fps=\(framesPerSecond),scale=\(width):\(height):flags=bicubic,format=rgba",
                       "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"]
         process = try FFmpegProcess(arguments: arguments, readsOutput: true)
         // A reader thread keeps two frames decoded ahead of the render loop.

@@ -1,6 +1,10 @@
-// The umbrella module: `import Lamina` brings the whole public API, stage by stage.
+// The umbrella module: `import Lamina` brings the whole public API, stage by stage — and
+// Foundation, as `import UIKit` or `import AVFoundation` does on Apple, so that ported files
+// need no other import (URL, CGRect, NSAttributedString, DispatchQueue).
+@_exported import Foundation
 @_exported import Geometry
 @_exported import Timing
+@_exported import CoreMedia
 @_exported import Animation
 @_exported import Layers
 @_exported import SceneFormat
@@ -11,3 +15,4 @@
 @_exported import GLRenderer
 @_exported import CPURenderer
 @_exported import Export
+@_exported import AVExport

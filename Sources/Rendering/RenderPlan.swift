@@ -144,6 +144,11 @@ public struct RenderPass: Sendable, Equatable {
     public var purpose: String
     public var clearColor: PremultipliedColor
     public var items: [DrawItem]
+
+    public init(id: Int, width: Int, height: Int, purpose: String, clearColor: PremultipliedColor, items: [DrawItem]) {
+        self.id = id; self.width = width; self.height = height; self.purpose = purpose; self.clearColor = clearColor
+        self.items = items
+    }
 }
 
 /// Everything a backend needs to draw one frame: passes in execution order, the last one being
@@ -152,6 +157,11 @@ public struct RenderPlan: Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var passes: [RenderPass]
+
+    /// A plan of `passes`, the last one drawing the `width`×`height` frame.
+    public init(width: Int, height: Int, passes: [RenderPass]) {
+        self.width = width; self.height = height; self.passes = passes
+    }
 
     /// The pass that produces the frame.
     public var framePass: RenderPass { passes[passes.count - 1] }

@@ -28,6 +28,10 @@ public struct RenderPlanBuilder {
     /// output, as the root of a scene is (default); false draws the root's bounds space at the
     /// output's origin, as `CALayer.render(in:)` draws a layer into a context.
     public var placesRoot = true
+    /// Which way y grows in the output (default `topLeft`); `bottomLeft` draws the tree in Core
+    /// Animation's unflipped space, as AVFoundation's export tool does, with contents and text
+    /// still upright.
+    public var origin = OutputOrigin.topLeft
 
     public init(width: Int, height: Int, scale: CGFloat = 1, background: CGColor? = nil,
                 contentRasterizer: ContentRasterizer? = nil) {
@@ -43,10 +47,17 @@ public struct RenderPlanBuilder {
                 if let image = frameInputs[tree.layers[i].layerID] { tree.layers[i].properties.contents = ContentsValue(image: image) }
             }
         }
-        var walk = Walk(tree: tree, maximumPassSide: maximumPassSide, rasterizer: contentRasterizer, stopwatch: stopwatch)
+        var walk = Walk(tree: tree, maximumPassSide: maximumPassSide, rasterizer: contentRasterizer, stopwatch: stopwatch,
+                        flipsOutput: origin == .bottomLeft)
         var items: [DrawItem] = []
         if !tree.layers.isEmpty {
-            let toOutput = CATransform3DMakeScale(scale, scale, 1)
+            var toOutput = CATransform3DMakeScale(scale, scale, 1)
+            if origin == .bottomLeft {
+                // y ↦ height − y in output pixels: the tree's y = 0 is the bottom row.
+                toOutput = toOutput.concatenating(CATransform3D(m11: 1, m12: 0, m13: 0, m14: 0, m21: 0, m22: -1, m23: 0, m24: 0,
+                                                                m31: 0, m32: 0, m33: 1, m34: 0,
+                                                                m41: 0, m42: CGFloat(height), m43: 0, m44: 1))
+            }
             walk.draw(0, toTarget: placesRoot ? tree.layers[0].transformToParent.concatenating(toOutput) : toOutput,
                       opacity: 1, into: &items)
         }
@@ -100,8 +111,19 @@ public struct RenderPlanBuilder {
         /// The current layer's space → its 3D context, while drawing inside a `CATransformLayer`.
         var toContext: CATransform3D?
         let stopwatch: Stopwatch?
+        /// Whether the output is drawn y-up (`OutputOrigin.bottomLeft`), or the tree is a subtree
+        /// under an odd number of geometry flips: contents and text are then mirrored in their
+        /// layers (once more) to stay upright.
+        let flipsOutput: Bool
+        /// Whether the current target's space includes the output's y-up flip (the frame pass
+        /// does, offscreen passes do not): a mirrored target turns every layer's winding round,
+        /// which must not make single-sided layers face away.
+        var targetIsFlipped: Bool
 
-        init(tree: PresentationTree, maximumPassSide: Int, rasterizer: ContentRasterizer?, stopwatch: Stopwatch?) {
+        init(tree: PresentationTree, maximumPassSide: Int, rasterizer: ContentRasterizer?, stopwatch: Stopwatch?,
+             flipsOutput: Bool = false) {
+            self.flipsOutput = flipsOutput
+            targetIsFlipped = flipsOutput
             self.tree = tree
             labels = PresentedSubtree(tree)
             self.maximumPassSide = maximumPassSide
@@ -116,7 +138,7 @@ public struct RenderPlanBuilder {
             guard !p.isHidden, !layer.isMask else { return }
             let opacity = inherited * max(0, min(1, p.opacity))
             guard opacity > 0 else { return }
-            if !p.isDoubleSided, Self.facesAway(p.bounds, toTarget) { return }
+            if !p.isDoubleSided, Self.facesAway(p.bounds, toTarget) != targetIsFlipped { return }
             let isTransformLayer = p.content == .transformLayer
 
             // Shadow first (§11.3); a layer that masks to its bounds clips its own shadow away.
@@ -249,8 +271,10 @@ public struct RenderPlanBuilder {
             let toPass = CATransform3DMakeTranslation(-bounds.minX, -bounds.minY, 0)
                 .concatenating(CATransform3DMakeScale(CGFloat(passWidth) / bounds.width, CGFloat(passHeight) / bounds.height, 1))
             var passItems: [DrawItem] = []
-            let ownContext = toContext
+            let ownContext = toContext, ownFlip = targetIsFlipped
             toContext = nil  // the pass is flat; only its composite lives in the 3D context
+            targetIsFlipped = false
+            defer { targetIsFlipped = ownFlip }
             drawContent(index, toTarget: toPass, opacity: 1, into: &passItems)
             let passID = passes.count
             passes.append(RenderPass(id: passID, width: passWidth, height: passHeight, purpose: purpose,

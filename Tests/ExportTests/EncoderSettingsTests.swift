@@ -71,6 +71,16 @@ final class EncoderSettingsTests: XCTestCase {
         XCTAssertTrue(second.contains { $0.contains("paletteuse") })
     }
 
+    /// With audio the length is a time for both streams: `-frames:v` would end the output as soon
+    /// as the video's count is reached, before a short export's first audio packet.
+    func testExportsWithAudioEndByTime() {
+        let aac = AudioPassthrough(url: URL(fileURLWithPath: "/in.mp4"), codec: "aac", start: 4)
+        let a = EncoderSettings(kind: .h264MP4, width: 64, height: 48, framesPerSecond: 5, frameCount: 2, audio: aac).arguments(output: "o.mp4")
+        XCTAssertTrue(a.contains(sequence: ["-t", "0.400000"]), "\(a)")
+        XCTAssertFalse(a.contains("-frames:v"), "\(a)")
+        XCTAssertTrue(a.contains(sequence: ["-ss", "4.000000", "-i", "/in.mp4"]), "\(a)")
+    }
+
     func testAudioIsCopiedWhereTheContainerTakesIt() {
         let aac = AudioPassthrough(url: URL(fileURLWithPath: "/in.mov"), codec: "aac", start: 2)
         let mp4 = EncoderSettings(kind: .h264MP4, width: 64, height: 48, framesPerSecond: 30, frameCount: 30, audio: aac)
