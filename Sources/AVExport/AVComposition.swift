@@ -54,9 +54,6 @@ open class AVMutableComposition: AVComposition, @unchecked Sendable {
         set { storedNaturalSize = newValue }
     }
 
-    /// The tracks as mutable tracks.
-    public var mutableTracks: [AVMutableCompositionTrack] { compositionTracks }
-
     /// A new empty track of `mediaType`, with `preferredTrackID` unless that is
     /// `kCMPersistentTrackID_Invalid` or taken (then the next free ID).
     open func addMutableTrack(withMediaType mediaType: AVMediaType, preferredTrackID: CMPersistentTrackID) -> AVMutableCompositionTrack? {

@@ -57,15 +57,18 @@ open class AVSynchronizedLayer: CALayer {
     /// A synchronized layer following `playerItem`.
     public convenience init(playerItem: AVPlayerItem) {
         self.init()
+        // Property observers do not run in the class's own initializers: attach and apply here.
         self.playerItem = playerItem
         playerItem.attach(self)
         timeline = playerItem.timeline
+        apply()
     }
 
     /// A synchronized layer following `timeline`.
     public convenience init(timeline: PlaybackTimeline) {
         self.init()
         self.timeline = timeline
+        apply()
     }
 }
 

@@ -107,7 +107,9 @@ final class CompositionFrames: FrameInputs {
             guard let track = snapshot.track(layer.trackID), track.mediaType == .video,
                   let index = track.segments.firstIndex(where: { $0.contains(t) }) else { continue }
             let decoder = try decoder(track: track, segmentIndex: index, at: t)
-            pieces.append((try decoder.frame(at: t, clock: clock), track.naturalSize, state.transform, state.opacity, state.crop))
+            // Each segment's frames keep their own coded size (clips of several sizes in one track).
+            pieces.append((try decoder.frame(at: t, clock: clock), track.segments[index].track.naturalSize, state.transform,
+                           state.opacity, state.crop))
         }
         // Nothing to composite: the decoded frame is the output frame.
         if pieces.count == 1, let only = pieces.first, only.opacity >= 1, only.transform.isIdentity, only.natural == renderSize,
@@ -148,7 +150,7 @@ final class CompositionFrames: FrameInputs {
         let key = "\(track.trackID)/\(segmentIndex)"
         if let known = decoders[key] { return known }
         let segment = track.segments[segmentIndex]
-        let natural = track.naturalSize
+        let natural = segment.track.naturalSize
         let side = SceneLimits.maximumVideoSide
         let w = min(max(Int((natural.width * scale).rounded()), 2), side), h = min(max(Int((natural.height * scale).rounded()), 2), side)
         let decoder = try SegmentDecoder(segment: segment, width: w, height: h, clock: clock, firstTime: t)

@@ -24,7 +24,6 @@ struct MediaSegment: Sendable {
 struct TrackPlan: Sendable {
     var trackID: CMPersistentTrackID
     var mediaType: AVMediaType
-    var naturalSize: CGSize
     var preferredVolume: Float
     var segments: [MediaSegment]
 
@@ -74,7 +73,7 @@ struct CompositionSnapshot: Sendable {
                                              targetDuration: range.duration.seconds))
             }
             guard track.isEnabled else { continue }
-            plans.append(TrackPlan(trackID: track.trackID, mediaType: track.mediaType, naturalSize: track.naturalSize,
+            plans.append(TrackPlan(trackID: track.trackID, mediaType: track.mediaType,
                                    preferredVolume: track.preferredVolume, segments: segments))
         }
         return CompositionSnapshot(duration: asset.duration, tracks: plans)

@@ -1,11 +1,11 @@
 import XCTest
 import Lamina
 
-/// The seeds' THTitleItem title card exported over a generated 1280×720 clip exactly as the
-/// book builds it (Ported/), through AVAssetExportSession, on both backends.
+/// The seeds' THTitleItem title card (the article's layer code unchanged, Ported/) exported over
+/// a generated 1280×720 clip through AVAssetExportSession, on both backends.
 ///
 /// The item's layout is top-left (image at y = 270, text at y = 470, as on screen). The tool
-/// renders y-up as Apple does, so the book flips the title layer for export: then the image is
+/// renders y-up as Apple does, so the export flips the title layer: then the image is
 /// above the text, as on screen and as `lamina render` draws the same tree; without the flip
 /// the card comes out upside down in placement (text above image) — each at rows computed from
 /// the layout. Frames are 640×360 (the 640x480 preset scales 1280×720 by ½); 4.0–4.4 s of the
@@ -66,7 +66,7 @@ final class TitleCardExportTests: XCTestCase {
         XCTAssertEqual(try MediaFiles.probe(output, stream: "a")?["codec_name"] as? String, "aac", "the clip's audio is kept")
         XCTAssertEqual(Int(try XCTUnwrap(MediaFiles.probe(output)?["nb_read_frames"] as? String) ?? "0"), 2, "0.4 s at 5 fps")
         XCTAssertEqual(session.progress, 1)
-        // The book's spin animation keeps the default removedOnCompletion (true) and ends at 3.2 s:
+        // The article's spin animation keeps the default removedOnCompletion (true) and ends at 3.2 s:
         // Apple's export would not keep it, and the lint says so; the fade and pop are export-ready.
         let timing = session.warnings.filter { $0.contains("AVCoreAnimationBeginTimeAtZero") || $0.contains("removedOnCompletion") }
         XCTAssertEqual(timing.count, 1, "\(timing)")

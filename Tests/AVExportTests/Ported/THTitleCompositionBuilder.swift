@@ -1,14 +1,15 @@
-// The export around the title card, as the book's composition builder and exporter do it:
-// the clip's tracks into an AVMutableComposition, a video composition with the asset's own
-// properties plus a Core Animation tool, an AVAssetExportSession. On iOS: `import AVFoundation`
-// and `import UIKit`; here `import Lamina`.
+// The export around the title card, in the style of the book's composition builder and
+// exporter (the article shows only THTitleItem): the clip's tracks into an AVMutableComposition,
+// a video composition with the asset's own properties plus a Core Animation tool, an
+// AVAssetExportSession. On iOS: `import AVFoundation` and `import UIKit`; here `import Lamina`.
 import Lamina
 
 final class THTitleCompositionBuilder {
     let videoURL: URL
     let titleItems: [THTitleItem]
-    /// The book lays titles out as on screen (top-left) and flips the title layer for export,
-    /// since the export renders in Core Animation's unflipped, y-up space.
+    /// The titles are laid out as on screen (top-left, as an AVSynchronizedLayer preview over a
+    /// player view shows them), so the title layer is flipped for export, which renders in Core
+    /// Animation's unflipped, y-up space.
     var flipsTitleLayer = true
 
     init(videoURL: URL, titleItems: [THTitleItem]) {

@@ -1,6 +1,6 @@
-// The seeds' THTitleItem (Learning AV Foundation, chapter 12), ported from Objective-C line by
-// line. On iOS this file starts with `import AVFoundation` and `import UIKit`; here it is
-// `import Lamina`, and nothing else changed.
+// The seeds' THTitleItem (the article's code; its Listing 12.2 is from Learning AV Foundation),
+// ported from Objective-C line by line. For iOS this Swift file would start with
+// `import AVFoundation` and `import UIKit`; here it is `import Lamina`, and nothing else changes.
 import Lamina
 
 let TH720pVideoRect = CGRect(x: 0, y: 0, width: 1280, height: 720)
