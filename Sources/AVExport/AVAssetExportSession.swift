@@ -106,7 +106,9 @@ public final class AVAssetExportSession: @unchecked Sendable {
             }
         } catch {
             finish(.failed, error)
-            return handler()
+            // Called back on another thread, as always (the caller may be waiting for it).
+            DispatchQueue.global().async { handler() }
+            return
         }
         let thread = Thread { [self] in
             run(settings)
