@@ -19,7 +19,11 @@ packages=(
   # The only fonts the ContentRaster tests use (present on a fresh machine, listed to be sure).
   fonts-dejavu-core
   fonts-dejavu-extra
-  # VideoExport: encoding (x264, libvpx, ProRes, GIF) and decoding through the ffmpeg program.
+  # Export: SHA-256 digests of scenes and segments (OpenSSL's libcrypto).
+  libssl-dev
+  # lamina-dask's tests: a virtual environment (tools/python-env.sh) with Dask from PyPI.
+  python3-venv
+  # Export: encoding (x264, libvpx, ProRes, GIF) and decoding through the ffmpeg program.
   ffmpeg
 )
 

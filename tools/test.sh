@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The README's test command: install what is missing, then run the whole test suite, then the
-# snapshot-testing example package (a separate package that depends on Lamina by path).
+# The README's test command: install what is missing, then run the whole test suite: the Swift
+# package, the snapshot-testing example package (which depends on Lamina by path), and the
+# lamina-dask driver's tests against a real scheduler and workers on loopback.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install.sh
@@ -9,3 +10,5 @@ export PATH="/opt/swift/usr/bin:$PATH"
 swift test --disable-swift-testing "$@"
 # The example's references are committed: a missing one is a failure here, never a recording.
 SNAPSHOT_TESTING_RECORD=never swift test --package-path Examples/SnapshotTesting
+tools/python-env.sh
+LAMINA="$PWD/.build/debug/lamina" .build/python/bin/python -m pytest -q lamina-dask/tests

@@ -58,6 +58,17 @@ public enum OutputKind: String, Sendable, CaseIterable {
     /// Whether segments of this kind can be joined with the concat demuxer and `-c copy`.
     public var isJoinable: Bool { self != .gif }
 
+    /// `copy` where the container takes the input's audio as it is, else a re-encode:
+    /// AAC for MP4/MOV, Opus for WebM.
+    public func audioCodec(for codec: String) -> String {
+        switch self {
+        case .h264MP4: ["aac", "mp3", "alac", "ac3", "eac3"].contains(codec) ? "copy" : "aac"
+        case .h264MOV, .prores4444: ["aac", "mp3", "alac", "ac3"].contains(codec) || codec.hasPrefix("pcm_") ? "copy" : "aac"
+        case .vp9WebM: ["opus", "vorbis"].contains(codec) ? "copy" : "libopus"
+        case .gif: "copy"
+        }
+    }
+
     /// The default quality value (`--crf`): x264 quantizer, VP9 quantizer; unused by ProRes and GIF.
     public var defaultQuality: Int {
         switch self {
@@ -116,6 +127,9 @@ public struct AudioGraph: Sendable, Equatable {
 /// - ProRes 4444 (`prores_ks`, profile 4444, 10-bit 4:4:4, alpha when kept), BT.709 tagged in the
 ///   frames themselves (`setparams`), where prores_ks reads the colour description.
 /// - GIF: pass 1 `palettegen` to a PNG, pass 2 `paletteuse` with that palette.
+/// - A pinned encoder thread count (`threads`, default 2): x264's frame threads and libvpx's row
+///   threads make other decisions with another count, so an unpinned encoder would write other
+///   bytes on a machine with more cores; pinned, a segment is the same file everywhere.
 /// - Odd sizes are padded to even ones for the 4:2:0 codecs (one transparent/black row or column).
 public struct EncoderSettings: Sendable, Equatable {
     public var kind: OutputKind
@@ -140,6 +154,17 @@ public struct EncoderSettings: Sendable, Equatable {
     public var audioGraph: AudioGraph?
     /// MP4: `-movflags +faststart`, the index before the media (default true).
     public var fastStart = true
+    /// Encoder threads, pinned (default `defaultThreads`): x264 and libvpx decide differently
+    /// with another thread count, so a fixed one makes a segment the same bytes on every machine.
+    public var threads: Int = EncoderSettings.defaultThreads
+
+    /// The encoder thread count unless told otherwise.
+    public static let defaultThreads = 2
+
+    /// The default keyframe spacing: two seconds of frames, counted from frame 0 of the whole video.
+    public static func keyframeInterval(framesPerSecond: Double) -> Int {
+        FrameClock(framesPerSecond: framesPerSecond).frameCount(forDuration: 2)
+    }
 
     public init(kind: OutputKind, width: Int, height: Int, framesPerSecond: Double, quality: Int? = nil,
                 keepsAlpha: Bool = false, firstFrame: Int = 0, frameCount: Int, keyframeInterval: Int? = nil,
@@ -147,7 +172,7 @@ public struct EncoderSettings: Sendable, Equatable {
         self.kind = kind; self.width = width; self.height = height; self.framesPerSecond = framesPerSecond
         self.quality = quality; self.keepsAlpha = keepsAlpha && kind.supportsAlpha; self.firstFrame = firstFrame
         self.frameCount = frameCount
-        self.keyframeInterval = max(1, keyframeInterval ?? FrameClock(framesPerSecond: framesPerSecond).frameCount(forDuration: 2))
+        self.keyframeInterval = max(1, keyframeInterval ?? Self.keyframeInterval(framesPerSecond: framesPerSecond))
         self.audio = kind == .gif ? nil : audio
     }
 
@@ -207,13 +232,13 @@ public struct EncoderSettings: Sendable, Equatable {
         case .gif:
             break
         }
-        if let audio { a += ["-c:a", audioCodec(for: audio.codec)] }
+        a += ["-threads", String(max(1, threads))]
+        if let audio { a += ["-c:a", kind.audioCodec(for: audio.codec)] }
         if graph != nil { a += ["-c:a", kind == .vp9WebM ? "libopus" : "aac"] }
+        // The frames on the pipe end the video. With audio, `-t` ends both streams at the last
+        // frame's end; `-frames:v` would close the file as soon as the last video packet left a
+        // multi-threaded x264 (which holds frames back), before any audio was written.
         if audio != nil || graph != nil {
-            // The length as a time, for both streams. Not `-frames:v` as well: ffmpeg (5.1) ends
-            // the whole output when the video stream reaches its count, and a short export's
-            // frames can all arrive before any audio packet is read (measured: 2 frames at 5 fps
-            // came out with no audio stream at all).
             a += ["-t", seconds(FrameClock(framesPerSecond: framesPerSecond).time(ofFrame: frameCount))]
         } else {
             a += ["-frames:v", String(frameCount)]
@@ -235,17 +260,6 @@ public struct EncoderSettings: Sendable, Equatable {
         let g = String(keyframeInterval)
         return ["-g", g, "-keyint_min", g, "-sc_threshold", "0",
                 "-force_key_frames", "expr:eq(n,0)+eq(mod(n+\(firstFrame),\(keyframeInterval)),0)"]
-    }
-
-    /// `copy` where the container takes the input's audio as it is, else a re-encode:
-    /// AAC for MP4/MOV, Opus for WebM.
-    func audioCodec(for codec: String) -> String {
-        switch kind {
-        case .h264MP4: ["aac", "mp3", "alac", "ac3", "eac3"].contains(codec) ? "copy" : "aac"
-        case .h264MOV, .prores4444: ["aac", "mp3", "alac", "ac3"].contains(codec) || codec.hasPrefix("pcm_") ? "copy" : "aac"
-        case .vp9WebM: ["opus", "vorbis"].contains(codec) ? "copy" : "libopus"
-        case .gif: "copy"
-        }
     }
 
     private func seconds(_ value: Double) -> String { String(format: "%.6f", value) }

@@ -12,7 +12,10 @@ import Glibc
 /// keyframes fall where a single run's do.
 public enum SegmentJoiner {
     /// Joins `segments` in order into `output` (same container as the segments), atomically.
-    public static func join(_ segments: [URL], into output: URL, overwrite: Bool = false) throws(ExportError) {
+    ///
+    /// - Parameter audioFrom: a file whose first audio stream is muxed over the whole joined
+    ///   timeline (segments rendered from a plan are video-only, so the audio has no seams).
+    public static func join(_ segments: [URL], into output: URL, overwrite: Bool = false, audioFrom: URL? = nil) throws(ExportError) {
         guard !segments.isEmpty else { throw .invalidSettings("join needs at least one segment") }
         let kind = try OutputKind.forPath(output.path)
         guard kind.isJoinable else { throw .unsupportedOutput(path: output.path, reason: "GIF segments cannot be joined (each has its own palette)") }
@@ -32,7 +35,29 @@ public enum SegmentJoiner {
                          "-i", list, "-map", "0", "-c", "copy"]
         if kind == .h264MP4 { arguments += ["-movflags", "+faststart"] }
         arguments += ["-f", kind.muxer, temporary]
+        var audioInfo: VideoInfo?
+        if let audioFrom {
+            audioInfo = try VideoInfo.probe(audioFrom)
+            guard audioInfo?.audioCodec != nil else { throw .badInput(path: audioFrom.path, reason: "has no audio stream") }
+        }
         _ = try FFmpegProcess.run(arguments: arguments)
+        if let audioFrom, let codec = audioInfo?.audioCodec {
+            let muxed = VideoExporter.temporaryPath(for: output)
+            defer { unlink(muxed) }
+            // The video as joined, the audio cut at the video's end (an audio stream that is
+            // shorter simply ends early; the video is never cut).
+            let joined = try VideoInfo.probe(URL(fileURLWithPath: temporary))
+            // Half a frame past the container's duration, so rounding never cuts the last frame.
+            let seconds = joined.duration + 0.5 * FrameClock(framesPerSecond: max(joined.framesPerSecond, 1)).frameDuration
+            var mux = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error", "-y", "-i", temporary, "-i", audioFrom.path,
+                       "-map", "0:v", "-map", "1:a:0", "-c:v", "copy", "-c:a", kind.audioCodec(for: codec),
+                       "-t", String(format: "%.6f", seconds)]
+            if kind == .h264MP4 { mux += ["-movflags", "+faststart"] }
+            mux += ["-f", kind.muxer, muxed]
+            _ = try FFmpegProcess.run(arguments: mux)
+            try VideoExporter.moveIntoPlace(muxed, output.path, overwrite: overwrite)
+            return
+        }
         try VideoExporter.moveIntoPlace(temporary, output.path, overwrite: overwrite)
     }
 }

@@ -28,8 +28,6 @@ public struct VideoExportOptions: Sendable {
     public var background: CGColor?
     /// `--codec` (`h264`, `prores`, `vp9`, `gif`); nil: the extension's default.
     public var codec: String?
-    /// The kind of output, whatever the extension (nil: from the extension and `codec`).
-    public var kind: OutputKind?
     /// `--crf`; nil: the kind's default.
     public var quality: Int?
     /// Default `.gpu`.
@@ -40,6 +38,14 @@ public struct VideoExportOptions: Sendable {
     public var queueDepth = 3
     /// Keyframe spacing in frames (default two seconds); segments should start on a multiple.
     public var keyframeInterval: Int?
+    /// The container and codec, when not the output's extension's (a segment written as
+    /// `NAME.partial` before it is renamed; an AVFoundation export's `outputFileType`).
+    public var kind: OutputKind?
+    /// Whether the input video's audio is carried over (default true; segments rendered for a
+    /// later join leave it out: the audio is muxed once over the whole timeline).
+    public var includesAudio = true
+    /// Encoder threads (`EncoderSettings.threads`).
+    public var encoderThreads = EncoderSettings.defaultThreads
     /// Whether the root is placed by its own geometry (default), or drawn in its bounds space
     /// from the top-left (`FrameRenderer.placesRoot`).
     public var placesRoot = true
@@ -114,7 +120,7 @@ public final class VideoExporter: @unchecked Sendable {
         let o = options
         let outputPath = o.output.path
         let kind: OutputKind
-        if let given = o.kind { kind = given } else { kind = try OutputKind.forPath(outputPath, codec: o.codec) }
+        if let chosen = o.kind { kind = chosen } else { kind = try OutputKind.forPath(outputPath, codec: o.codec) }
         guard o.width > 0, o.height > 0, o.width <= SceneLimits.maximumOutputSide, o.height <= SceneLimits.maximumOutputSide else {
             throw .invalidSettings("output size \(o.width)x\(o.height) is outside 1…\(SceneLimits.maximumOutputSide)")
         }
@@ -157,7 +163,7 @@ public final class VideoExporter: @unchecked Sendable {
             throw .cannotWrite(path: outputPath, reason: "cannot create a file in \(folder): \(String(cString: strerror(errno)))")
         }
         close(probe)
-        let audio = input?.audio(from: span.start, to: span.end)
+        let audio = o.includesAudio ? input?.audio(from: span.start, to: span.end) : nil
         var settings = EncoderSettings(
             kind: kind, width: o.width, height: o.height, framesPerSecond: o.framesPerSecond, quality: o.quality,
             keepsAlpha: (o.background?.alpha ?? 0) < 1, firstFrame: o.frames.lowerBound, frameCount: o.frames.count,
@@ -168,6 +174,7 @@ public final class VideoExporter: @unchecked Sendable {
         case nil: break
         }
         settings.fastStart = o.fastStart
+        settings.threads = o.encoderThreads
 
         let stopwatch = Stopwatch()
         // GIF: a palette pass over every frame first, then the pass that uses it (the content

@@ -5,22 +5,25 @@ import Lamina
 /// without re-encoding.
 enum JoinCommand {
     static let usage = """
-    usage: lamina join SEGMENT… -o OUT [--overwrite]
+    usage: lamina join SEGMENT… -o OUT [--audio-from INPUT] [--overwrite]
 
     Joins video segments written by `lamina render --frames A..B` (in the order given) into OUT
     with ffmpeg's concat demuxer, copying the streams: the joined file decodes to the same frames
     as one render of the whole range. Start each H.264 segment on a multiple of the keyframe
     interval (two seconds of frames) so keyframes fall where a single run's do.
+    --audio-from INPUT muxes INPUT's first audio stream over the whole joined video (segments
+    rendered from a plan are video-only, so the audio is taken once, with no seams).
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["-o", "--output"], flags: ["--overwrite", "--help", "-h", "--quiet"])
+        let args = try Arguments(arguments, valued: ["-o", "--output", "--audio-from"], flags: ["--overwrite", "--help", "-h", "--quiet"])
         if args.flags.contains("--help") || args.flags.contains("-h") { print(usage); return 0 }
         guard !args.positional.isEmpty else { throw UsageError(description: "join needs segment files") }
         guard let output = (args.values("-o") + args.values("--output")).last else { throw UsageError(description: "join needs -o OUT") }
         do {
             try SegmentJoiner.join(args.positional.map { URL(fileURLWithPath: $0) }, into: URL(fileURLWithPath: output),
-                                   overwrite: args.flags.contains("--overwrite"))
+                                   overwrite: args.flags.contains("--overwrite"),
+                                   audioFrom: args.values("--audio-from").last.map { URL(fileURLWithPath: $0) })
         } catch {
             throw JobFailure(description: error.description)
         }

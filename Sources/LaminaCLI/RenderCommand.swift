@@ -5,6 +5,7 @@ import Lamina
 enum RenderCommand {
     static let usage = """
     usage: lamina render SCENE -o OUT [--time T | --frames A..B] [options]
+           lamina render --plan PLAN --segment I -o DIR [SCENE]
 
     OUT ending in .png writes one frame (at --time, default 0); a name with a %d-style pattern
     (frames/%05d.png) writes a PNG sequence of --frames A..B (frame i is at time i/fps).
@@ -29,16 +30,23 @@ enum RenderCommand {
       --overwrite         replace existing outputs
     Ctrl-C stops the export and leaves no output.
     Outputs are written to a temporary file and renamed into place when complete.
+
+    --plan PLAN --segment I renders segment I of a plan written by `lamina plan --json` into the
+    folder DIR (video only, with the plan's settings; SCENE overrides the plan's scene path), as
+    DIR/NAME.partial renamed to DIR/NAME when complete, and prints one JSON line:
+    {render_id, index, name, frames, frame_count, bytes, sha256}. The same segment is the same
+    bytes on every machine and every retry.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try Arguments(arguments, valued: ["-o", "--output", "--time", "--frames", "--fps", "--size", "--scale", "--backend",
-                                                        "--codec", "--crf", "--queue"],
+                                                        "--codec", "--crf", "--queue", "--plan", "--segment"],
                                  flags: ["--overwrite", "--help", "-h", "--quiet", "--progress", "--sequential"])
         if args.flags.contains("--help") || args.flags.contains("-h") {
             print(usage)
             return 0
         }
+        if let plan = args.values("--plan").last { return try renderSegment(plan: plan, args: args) }
         guard args.positional.count == 1, let sceneFile = args.positional.first else {
             throw UsageError(description: args.positional.isEmpty ? "render needs a scene file" : "render takes one scene file")
         }
@@ -125,6 +133,32 @@ enum RenderCommand {
         // pitfalls do not apply to scene files.
         exporter.checksExportTiming = false
         guard try ExportRunner.run(exporter, reporting: .init(args)) != nil else { return ExportRunner.interruptedStatus }
+        return 0
+    }
+
+    /// `render --plan PLAN --segment I -o DIR [SCENE]`.
+    static func renderSegment(plan path: String, args: Arguments) throws -> Int32 {
+        guard let indexText = args.values("--segment").last, let index = Int(indexText), index >= 0 else {
+            throw UsageError(description: "--plan needs --segment I (an index ≥ 0)")
+        }
+        guard let folder = (args.values("-o") + args.values("--output")).last else { throw UsageError(description: "--plan needs -o DIR") }
+        let settingOptions = ["--time", "--frames", "--fps", "--size", "--scale", "--backend", "--codec", "--crf"]
+        if let given = settingOptions.first(where: { !args.values($0).isEmpty }) {
+            throw UsageError(description: "\(given) cannot be combined with --plan (the plan's settings are used)")
+        }
+        guard args.positional.count <= 1 else { throw UsageError(description: "render --plan takes at most one scene file") }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw JobFailure(description: "\(folder): no such folder (the segment is written into it)")
+        }
+        let plan: SegmentPlan
+        do { plan = try SegmentPlan.read(contentsOf: URL(fileURLWithPath: path)) } catch { throw JobFailure(failure: error) }
+        let scene = args.positional.first.map { URL(fileURLWithPath: $0) }
+        let written = try ExportRunner.supervise(reporting: .init(args)) { attach throws(ExportError) in
+            try SegmentRenderer.render(plan, index: index, into: URL(fileURLWithPath: folder), sceneURL: scene, configure: attach)
+        }
+        guard let manifest = written else { return ExportRunner.interruptedStatus }
+        print(manifest.json)
         return 0
     }
 

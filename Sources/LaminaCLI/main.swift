@@ -10,7 +10,8 @@ Core Animation's layer-and-animation model for Linux.
 subcommands:
   demo [-o OUT]                         render the built-in demo video (default out/demo.mp4)
   render SCENE -o OUT [options]         render PNG frames or a video (.mp4 .mov .webm .gif)
-  join SEGMENT… -o OUT                  join video segments rendered with --frames
+  join SEGMENT… -o OUT                  join video segments rendered with --frames or --plan
+  plan SCENE --json                     the segments of a video render, for many machines
   inspect SCENE --time T [--time T …]   print the presentation tree at each time as JSON lines
   compare A.png B.png [--diff OUT.png]  PSNR, largest channel difference, pixels over 2/255
   bench [SCENE…] [--size WxH] [--json]  frames/s and per-stage times of both backends
@@ -38,6 +39,7 @@ if arguments.isEmpty {
         switch subcommand {
         case "inspect": status = try InspectCommand.run(arguments)
         case "render": status = try RenderCommand.run(arguments)
+        case "plan": status = try PlanCommand.run(arguments)
         case "join": status = try JoinCommand.run(arguments)
         case "demo": status = try DemoCommand.run(arguments)
         case "compare": status = try CompareCommand.run(arguments)

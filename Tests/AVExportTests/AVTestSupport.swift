@@ -2,24 +2,15 @@ import XCTest
 import Lamina
 @_exported import TestSupport
 
-/// Stand-in for UIKit's `UIImage` (Lamina has none yet): the app's images by name, from
-/// `Examples/assets`, as `UIImage(named:)` loads them from an asset catalog.
-struct UIImage {
-    let cgImage: CGImage?
-    /// Size in points (the images are 1×).
-    let size: CGSize
-
-    init?(named name: String) {
-        let url = Repository.examples.appendingPathComponent("assets/\(name).png")
-        guard let image = try? ImageFile.read(contentsOf: url) else { return nil }
-        cgImage = CGImage(width: image.width, height: image.height, premultipliedRGBA: image.pixels)
-        size = CGSize(width: image.width, height: image.height)
-    }
-}
-
 /// Clips, waiting for export sessions, and pixel reading for the ported export programs.
 enum AVTestSupport {
     static func folder(_ test: XCTestCase) throws -> URL { try TemporaryFolder(for: test, prefix: "lamina-av-tests").url }
+
+    /// Lets `UIImage(named:)` find the examples' images, as an app's asset catalog would.
+    static func useExampleAssets() {
+        let assets = Repository.examples.appendingPathComponent("assets")
+        if !UIImage.assetDirectories.contains(assets) { UIImage.assetDirectories.append(assets) }
+    }
 
     /// A clip of `seconds` from a lavfi source, with a 440 Hz tone unless `audio` is false.
     static func clip(_ folder: URL, _ name: String, _ filter: String, seconds: Double, audio: Bool = true, extra: [String] = []) throws -> URL {

@@ -14,6 +14,7 @@ final class TitleCardExportTests: XCTestCase {
     static let background = (32, 48, 96)  // the clip's colour, 0x203060
 
     func titleItem() throws -> THTitleItem {
+        AVTestSupport.useExampleAssets()
         let item = THTitleItem.titleItem(withText: "Core Animation", image: try XCTUnwrap(UIImage(named: "cover")))
         item.startTimeInTimeline = CMTimeMake(value: 1, timescale: 1)
         item.timeRange = CMTimeRangeMake(start: .zero, duration: CMTimeMake(value: 5, timescale: 1))
