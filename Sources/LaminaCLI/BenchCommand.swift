@@ -97,8 +97,9 @@ enum BenchCommand {
         print(String(format: "  export       %6.1f fps  = %.2f× the slower stage (goal ≥ 0.90×)",
                      result.exportFramesPerSecond, result.exportRatio))
         if let av = result.avFoundation {
-            print(String(format: "  title card over a 7 s clip, %d frames: lamina render %.1f fps, AVAssetExportSession %.1f fps = %+.1f%% (goal ≤ +5%%)",
-                         av.frames, av.sceneFramesPerSecond, av.sessionFramesPerSecond, av.overhead * 100)
+            print(String(format: "  title card over a 7 s clip, %d frames: lamina render %.1f fps, AVAssetExportSession %.1f fps = %+.1f%% wall, %+.1f%% CPU (%.1f vs %.1f s; goal ≤ +5%%)",
+                         av.frames, av.sceneFramesPerSecond, av.sessionFramesPerSecond, av.overhead * 100, av.cpuOverhead * 100,
+                         av.sessionCPUSeconds, av.sceneCPUSeconds)
                   + (av.agreementPSNR.map { String(format: "; outputs agree at %.1f dB", $0) } ?? ""))
         }
         if let small = result.peakMemoryMB1000Frames, let large = result.peakMemoryMB10000Frames {
