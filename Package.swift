@@ -2,7 +2,7 @@
 // Lamina: Core Animation's layer-and-animation model for Linux.
 //
 // Targets follow the pipeline, each importing only the stages before it:
-//   Geometry → Drawing → Timing → CoreMedia (CMTime) → Animation → Layers → SceneFormat (scene file → model)
+//   Geometry → Drawing → Timing → CoreMedia (CMTime) → Filters → Animation → Layers → SceneFormat (scene file → model)
 //   → Presentation (model at time t) → Rendering (render plan) → ImageIO, ContentRaster
 //   → UIGraphics → GLRenderer | CPURenderer (plan → frame) → Export (frame clock, frame loop, sinks)
 //   → AVExport (AVFoundation's export API over Export) → RenderTesting (snapshot assertions),
@@ -30,11 +30,13 @@ let package = Package(
         .target(name: "Timing"),
         // Core Media's rational time: CMTime, CMTimeRange, CMTimeMapping, track IDs.
         .target(name: "CoreMedia"),
-        .target(name: "Animation", dependencies: ["Geometry", "Timing"]),
-        .target(name: "Layers", dependencies: ["Geometry", "Drawing", "Timing", "Animation"]),
-        .target(name: "SceneFormat", dependencies: ["Geometry", "Timing", "Animation", "Layers"]),
-        .target(name: "Presentation", dependencies: ["Geometry", "Timing", "Animation", "Layers"]),
-        .target(name: "Rendering", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation"]),
+        // CIFilter and blend modes as values, for layers and their animations.
+        .target(name: "Filters"),
+        .target(name: "Animation", dependencies: ["Geometry", "Timing", "Filters"]),
+        .target(name: "Layers", dependencies: ["Geometry", "Drawing", "Timing", "Filters", "Animation"]),
+        .target(name: "SceneFormat", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers"]),
+        .target(name: "Presentation", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers"]),
+        .target(name: "Rendering", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers", "Presentation"]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(name: "ImageIO", dependencies: ["Geometry", "Layers", "Rendering", "CPNG", "CTurboJPEG"]),
@@ -66,13 +68,12 @@ let package = Package(
         .target(name: "Demo", dependencies: ["Geometry", "Layers", "SceneFormat", "Rendering", "ImageIO", "Export"],
                 plugins: ["EmbedExamples"]),
         // `lamina bench`, `lamina bench --export` and `lamina-model-bench`.
-        .target(name: "Benchmarks", dependencies: ["Geometry", "Drawing", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
+        .target(name: "Benchmarks", dependencies: ["Geometry", "Drawing", "Timing", "Filters", "Animation", "Layers", "Presentation", "SceneFormat",
                                                    "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer",
                                                    "Export", "CoreMedia", "AVExport", "Demo", "CEGL"],
                 plugins: ["EmbedShaders"]),
-        .target(name: "Lamina", dependencies: ["Geometry", "Drawing", "UIGraphics", "Timing", "CoreMedia", "Animation", "Layers", "Presentation",
-                                               "SceneFormat", "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Export",
-                                               "AVExport"]),
+        .target(name: "Lamina", dependencies: ["Geometry", "Drawing", "UIGraphics", "Timing", "CoreMedia", "Filters", "Animation", "Layers", "Presentation", "SceneFormat",
+                                               "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Export", "AVExport"]),
         .executableTarget(name: "LaminaCLI", dependencies: ["Lamina", "Demo", "Benchmarks"]),
         .executableTarget(name: "ModelBenchmark", dependencies: ["Benchmarks"]),
         // Helpers shared by the test targets (pixel probes, temporary folders, scene loading).
@@ -81,7 +82,7 @@ let package = Package(
         .testTarget(name: "TimingTests", dependencies: ["Timing", "TestSupport"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
         .testTarget(name: "AnimationTests", dependencies: ["Animation", "TestSupport"]),
-        .testTarget(name: "LayersTests", dependencies: ["Layers", "Presentation", "SceneFormat", "ContentRaster", "TestSupport"]),
+        .testTarget(name: "LayersTests", dependencies: ["Filters", "Layers", "Presentation", "SceneFormat", "ContentRaster", "TestSupport"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "TestSupport"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "GLRenderer", "CPURenderer", "SceneFormat", "ImageIO", "Export",
                                                            "RenderTesting", "TestSupport"],

@@ -5,6 +5,7 @@
 @_exported import Drawing
 @_exported import Timing
 @_exported import CoreMedia
+@_exported import Filters
 @_exported import Animation
 @_exported import Layers
 @_exported import SceneFormat
