@@ -28,7 +28,7 @@ public class AVCompositionTrackSegment: AVAssetTrackSegment, @unchecked Sendable
 
     /// An empty segment over `timeRange`.
     public convenience init(timeRange: CMTimeRange) {
-        self.init(source: nil, url: nil, trackID: kCMPersistentTrackID_Invalid, mapping: .makeEmpty(target: timeRange))
+        self.init(source: nil, url: nil, trackID: kCMPersistentTrackID_Invalid, mapping: CMTimeMappingMakeEmpty(target: timeRange))
     }
 
     init(source: TrackSource?, url: URL?, trackID: CMPersistentTrackID, mapping: CMTimeMapping) {

@@ -84,16 +84,16 @@ public struct CMTimeMapping: Sendable, Hashable {
 
     public init(source: CMTimeRange, target: CMTimeRange) { self.source = source; self.target = target }
     public init() { source = .zero; target = .zero }
+}
 
-    /// An edit of `source` played over `target`.
-    public static func make(source: CMTimeRange, target: CMTimeRange) -> CMTimeMapping {
-        CMTimeMapping(source: source, target: target)
-    }
+/// An edit of `source` played over `target`.
+public func CMTimeMappingMake(source: CMTimeRange, target: CMTimeRange) -> CMTimeMapping {
+    CMTimeMapping(source: source, target: target)
+}
 
-    /// A gap in the timeline over `target`: no source media.
-    public static func makeEmpty(target: CMTimeRange) -> CMTimeMapping {
-        CMTimeMapping(source: CMTimeRange(start: .invalid, duration: .invalid), target: target)
-    }
+/// A gap in the timeline over `target`: no source media (an invalid source start).
+public func CMTimeMappingMakeEmpty(target: CMTimeRange) -> CMTimeMapping {
+    CMTimeMapping(source: CMTimeRange(start: .invalid, duration: .invalid), target: target)
 }
 
 // MARK: - The C-style functions Swift code uses

@@ -129,7 +129,8 @@ final class CMTimeTests: XCTestCase {
                        CMTimeMake(value: 2, timescale: 1))
         XCTAssertEqual(CMTimeMapDurationFromRangeToRange(CMTimeMake(value: 3, timescale: 1), fromRange: source, toRange: target),
                        CMTimeMake(value: 6, timescale: 1))
-        let gap = CMTimeMapping.makeEmpty(target: target)
+        let gap = CMTimeMappingMakeEmpty(target: target)
+        XCTAssertEqual(CMTimeMappingMake(source: source, target: target).source, source)
         XCTAssertFalse(gap.source.start.isValid)
         XCTAssertEqual(kCMPersistentTrackID_Invalid, 0)
     }
