@@ -46,6 +46,9 @@ enum AVTestSupport {
         try Data(bytes).write(to: url)
     }
 
+    /// Every file in `folder` (temporary exports must not survive).
+    static func files(in folder: URL) -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] }
+
     /// Decoded frame `index` of `url`.
     static func frame(_ url: URL, _ index: Int, width: Int, height: Int) throws -> Image {
         try MediaFiles.frame(url, index: index, width: width, height: height)

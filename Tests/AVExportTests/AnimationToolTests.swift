@@ -89,6 +89,6 @@ final class AnimationToolTests: XCTestCase {
         let unsupported = try export(composition, noPost, folder, "nopost.mp4")
         XCTAssertEqual(unsupported.status, .failed)
         XCTAssertTrue("\(unsupported.error!)".contains("enablePostProcessing"), "\(unsupported.error!)")
-        XCTAssertEqual(VideoTestLeftovers.files(in: folder).sorted(), ["blue.mp4", "two.mp4"])
+        XCTAssertEqual(AVTestSupport.files(in: folder).sorted(), ["blue.mp4", "two.mp4"])
     }
 }

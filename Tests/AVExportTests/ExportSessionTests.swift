@@ -102,7 +102,7 @@ final class ExportSessionTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("gone.mov"), "\(error)")
         }
         XCTAssertEqual(s.status, .failed)
-        XCTAssertEqual(VideoTestLeftovers.files(in: folder), ["clip.mp4"])
+        XCTAssertEqual(AVTestSupport.files(in: folder), ["clip.mp4"])
     }
 
     func testInvalidVideoCompositionsFailWithTheReason() throws {
@@ -130,7 +130,7 @@ final class ExportSessionTests: XCTestCase {
             XCTAssertTrue("\(s.error!)".contains(reason), "\(s.error!) should say \(reason)")
         }
         XCTAssertTrue(AVMutableVideoComposition(propertiesOf: asset).isValid(for: asset, timeRange: CMTimeRange(start: .zero, duration: asset.duration), validationDelegate: nil))
-        XCTAssertEqual(VideoTestLeftovers.files(in: folder), ["clip.mp4"])
+        XCTAssertEqual(AVTestSupport.files(in: folder), ["clip.mp4"])
     }
 
     func testUnsetOutputAndWrongFileTypeFail() throws {
@@ -160,7 +160,7 @@ final class ExportSessionTests: XCTestCase {
         XCTAssertTrue(sawProgress, "progress moved before the cancel")
         XCTAssertEqual(s.status, .cancelled)
         XCTAssertEqual((s.error as? AVError)?.code, .operationCancelled)
-        XCTAssertEqual(VideoTestLeftovers.files(in: folder).sorted(), ["clip.mp4", "long.mp4"])
+        XCTAssertEqual(AVTestSupport.files(in: folder).sorted(), ["clip.mp4", "long.mp4"])
 
         let early = try session(to: "early.mp4")
         early.cancelExport()
@@ -168,9 +168,4 @@ final class ExportSessionTests: XCTestCase {
         XCTAssertEqual(early.status, .cancelled)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("early.mp4").path))
     }
-}
-
-enum VideoTestLeftovers {
-    /// Every file in `folder` (temporary exports must not survive).
-    static func files(in folder: URL) -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] }
 }
