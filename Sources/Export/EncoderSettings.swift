@@ -139,6 +139,20 @@ public struct AudioPassthrough: Sendable, Equatable {
     }
 }
 
+/// Audio made from several inputs by an ffmpeg filter graph: an AVFoundation composition's
+/// audio tracks with their edits and volume ramps, mixed into one stream.
+public struct AudioGraph: Sendable, Equatable {
+    /// The label of the graph's one output.
+    public static let output = "aout"
+    /// Each input's arguments (options, then `-i PATH`); input k of this list is ffmpeg's input
+    /// k + 1, after the raw frames.
+    public var inputs: [[String]]
+    /// A `-filter_complex` graph reading `[1:a]` … and writing `[aout]`.
+    public var filter: String
+
+    public init(inputs: [[String]], filter: String) { self.inputs = inputs; self.filter = filter }
+}
+
 /// Everything ffmpeg needs to encode raw RGBA frames into one output; `arguments` turns it into
 /// a command line without running anything.
 ///
@@ -182,6 +196,10 @@ public struct EncoderSettings: Sendable, Equatable {
     public var keyframeInterval: Int
     /// Audio carried over from an input video.
     public var audio: AudioPassthrough?
+    /// Audio mixed from several inputs (used when `audio` is nil): re-encoded, AAC (Opus for WebM).
+    public var audioGraph: AudioGraph?
+    /// MP4: `-movflags +faststart`, the index before the media (default true).
+    public var fastStart = true
     /// Encoder threads, pinned (default `defaultThreads`): x264 and libvpx decide differently
     /// with another thread count, so a fixed one makes a segment the same bytes on every machine.
     public var threads: Int = EncoderSettings.defaultThreads
@@ -221,9 +239,11 @@ public struct EncoderSettings: Sendable, Equatable {
     /// (for GIF: the second pass, reading `palette`).
     public func arguments(output: String, palette: String? = nil) -> [String] {
         var a = ["-hide_banner", "-nostats", "-loglevel", "error", "-y"] + rawInput
+        let graph = kind == .gif || audio != nil ? nil : audioGraph
         if let audio {
             a += audio.container.inputArguments(audio.url.path, before: audio.start > 0 ? ["-ss", seconds(audio.start)] : [])
         }
+        if let graph { a += graph.inputs.flatMap { $0 } + ["-filter_complex", graph.filter] }
         if kind == .gif {
             a += ["-i", palette ?? "palette.png",
                   "-lavfi", "[0:v][1:v]paletteuse=dither=sierra2_4a" + (keepsAlpha ? ":alpha_threshold=128" : ""),
@@ -232,6 +252,7 @@ public struct EncoderSettings: Sendable, Equatable {
         }
         a += ["-map", "0:v"]
         if audio != nil { a += ["-map", "1:a:0?"] }
+        if graph != nil { a += ["-map", "[\(AudioGraph.output)]"] }
         let even = width % 2 != 0 || height % 2 != 0 ? "pad=ceil(iw/2)*2:ceil(ih/2)*2," : ""
         let colour = "scale=out_color_matrix=bt709:out_range=tv"
         let tags = ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"]
@@ -241,7 +262,7 @@ public struct EncoderSettings: Sendable, Equatable {
             a += ["-vf", even + colour + ",format=yuv420p", "-c:v", "libx264", "-preset", "veryfast", "-qp", q]
             a += keyframes + ["-x264-params", "open-gop=0"]
             a += tags
-            if kind == .h264MP4 { a += ["-movflags", "+faststart"] }
+            if kind == .h264MP4, fastStart { a += ["-movflags", "+faststart"] }
         case .vp9WebM:
             a += ["-vf", even + colour + ",format=" + (keepsAlpha ? "yuva420p" : "yuv420p"), "-c:v", "libvpx-vp9",
                   "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1", "-crf", q, "-b:v", "0", "-qmin", q, "-qmax", q]
@@ -258,10 +279,11 @@ public struct EncoderSettings: Sendable, Equatable {
         }
         a += ["-threads", String(max(1, threads))]
         if let audio { a += ["-c:a", kind.audioCodec(for: audio.codec)] }
+        if graph != nil { a += ["-c:a", kind == .vp9WebM ? "libopus" : "aac"] }
         // The frames on the pipe end the video. With audio, `-t` ends both streams at the last
         // frame's end; `-frames:v` would close the file as soon as the last video packet left a
         // multi-threaded x264 (which holds frames back), before any audio was written.
-        if audio != nil {
+        if audio != nil || graph != nil {
             a += ["-t", seconds(FrameClock(framesPerSecond: framesPerSecond).time(ofFrame: frameCount))]
         } else {
             a += ["-frames:v", String(frameCount)]

@@ -45,6 +45,9 @@ public final class FrameRenderer {
     /// Whether the root is placed by its position, anchor and transform (default, as a scene's
     /// root), or drawn in its own bounds space from the output's origin (`CALayer.render(in:)`).
     public var placesRoot = true
+    /// Which way y grows in the frames: `topLeft` (default; scene files, iOS) or `bottomLeft`
+    /// (Core Animation's unflipped space, used for AVFoundation's export tool).
+    public var origin = OutputOrigin.topLeft
     /// Shape, text and shadow-path rasters, kept while their inputs are unchanged.
     public let contentCache: ContentCache
     /// What a render into a sink may cost (`RenderBudget`), checked before its first frame and
@@ -84,6 +87,7 @@ public final class FrameRenderer {
                                         contentRasterizer: contentCache)
         builder.frameInputs = inputs
         builder.placesRoot = placesRoot
+        builder.origin = origin
         guard let stopwatch else { return builder.plan(for: tree) }
         // The plan stage without the contents it rasterized (counted as `raster`).
         let start = Stopwatch.now(), rasterBefore = stopwatch[.raster]

@@ -39,7 +39,7 @@ public struct VideoExportOptions: Sendable {
     /// Keyframe spacing in frames (default two seconds); segments should start on a multiple.
     public var keyframeInterval: Int?
     /// The container and codec, when not the output's extension's (a segment written as
-    /// `NAME.partial` before it is renamed).
+    /// `NAME.partial` before it is renamed; an AVFoundation export's `outputFileType`).
     public var kind: OutputKind?
     /// Whether the input video's audio is carried over (default true; segments rendered for a
     /// later join leave it out: the audio is muxed once over the whole timeline).
@@ -54,6 +54,11 @@ public struct VideoExportOptions: Sendable {
     public var budget: SceneLimits.Budget? = .standard
     /// What is exported, as errors name it (a scene file's name); nil: "the layer tree".
     public var subject: String?
+    /// Which way y grows in the frames (default `topLeft`; `bottomLeft` for AVFoundation's export tool).
+    public var origin = OutputOrigin.topLeft
+    /// MP4 and M4V: the index (`moov`) before the media, so that playback can start while the file
+    /// downloads (default true; AVFoundation: `shouldOptimizeForNetworkUse`).
+    public var fastStart = true
 
     /// Options for `frameCount` frames (from 0) of `width`×`height` at `framesPerSecond`.
     public init(output: URL, width: Int, height: Int, framesPerSecond: Double = 30, frames: ClosedRange<Int>) {
@@ -85,6 +90,8 @@ public final class VideoExporter: @unchecked Sendable {
     public let root: CALayer
     public var options: VideoExportOptions
     public let composition: VideoComposition?
+    /// What the frames composite over: the composition's video, or an input given directly.
+    public let input: (any VideoInput)?
     /// Called on the exporting thread after each frame.
     public var onProgress: ((ExportProgress) -> Void)?
     /// Sinks that see every frame too (premultiplied RGBA) on the exporting thread, in the last
@@ -103,6 +110,13 @@ public final class VideoExporter: @unchecked Sendable {
     public init(root: CALayer, options: VideoExportOptions, composition: VideoComposition? = nil,
                 cancellation: Cancellation = Cancellation()) {
         self.root = root; self.options = options; self.composition = composition; self.cancellation = cancellation
+        input = composition.map(SingleVideoInput.init)
+    }
+
+    /// An export of `root` over `input` (an AVFoundation composition's frames and audio, say).
+    public init(root: CALayer, options: VideoExportOptions, input: any VideoInput, cancellation: Cancellation = Cancellation()) {
+        self.root = root; self.options = options; composition = nil; self.cancellation = cancellation
+        self.input = input
     }
 
     /// Stops the export: at once where it waits on the encoder or the decoder, else at the next
@@ -141,13 +155,13 @@ public final class VideoExporter: @unchecked Sendable {
         let span = clock.timeSpan(of: o.frames)
         let warnings = checksExportTiming ? ExportLint.warnings(root, from: span.start, to: span.end) : []
 
-        // The input video: probed first so that a bad file fails before anything is rendered.
-        var info: VideoInfo?
-        if let composition { info = try VideoInfo.probe(composition.url) }
+        // The input: probed first so that a bad file fails before anything is rendered.
+        try input?.prepare()
         let renderer: FrameRenderer
         do {
             renderer = try FrameRenderer(width: o.width, height: o.height, scale: o.scale, background: o.background, backend: o.backend)
             renderer.placesRoot = o.placesRoot
+            renderer.origin = o.origin
         } catch {
             throw .backendUnavailable(error.description)
         }
@@ -169,12 +183,17 @@ public final class VideoExporter: @unchecked Sendable {
             throw .cannotWrite(path: outputPath, reason: "cannot create a file in \(folder): \(String(cString: strerror(errno)))")
         }
         close(probe)
+        let audio = o.includesAudio ? input?.audio(from: span.start, to: span.end) : nil
         var settings = EncoderSettings(
             kind: kind, width: o.width, height: o.height, framesPerSecond: o.framesPerSecond, quality: o.quality,
             keepsAlpha: (o.background?.alpha ?? 0) < 1, firstFrame: o.frames.lowerBound, frameCount: o.frames.count,
-            keyframeInterval: o.keyframeInterval,
-            audio: o.includesAudio ? info.flatMap { info in info.audioCodec.map {
-                AudioPassthrough(url: composition!.url, codec: $0, start: span.start, container: info.container) } } : nil)
+            keyframeInterval: o.keyframeInterval)
+        switch audio {
+        case .passthrough(let passthrough)?: settings.audio = kind == .gif ? nil : passthrough
+        case .graph(let graph)?: settings.audioGraph = kind == .gif ? nil : graph
+        case nil: break
+        }
+        settings.fastStart = o.fastStart
         settings.threads = o.encoderThreads
 
         let stopwatch = Stopwatch()
@@ -194,12 +213,9 @@ public final class VideoExporter: @unchecked Sendable {
         }
         for (n, arguments) in passes.enumerated() {
             let last = n == passes.count - 1
-            var inputs: VideoFrameInputs?
-            if let composition, let info {
-                let size = composition.decodeSize(scale: o.scale, fallback: (o.width, o.height))
-                inputs = try VideoFrameInputs(composition, info: info, width: size.width, height: size.height, clock: clock,
-                                              first: o.frames.lowerBound)
-            }
+            let inputs = try input?.makeFrameInputs(frames: o.frames, clock: clock,
+                                                    context: FrameInputContext(width: o.width, height: o.height, scale: o.scale,
+                                                                               backend: renderer.backend))
             defer { inputs?.close() }
             let encoder = try EncoderSink(arguments: arguments, straightAlpha: settings.wantsStraightAlpha, depth: o.queueDepth,
                                           stopwatch: stopwatch)
@@ -226,7 +242,7 @@ public final class VideoExporter: @unchecked Sendable {
 
     /// Renames the finished file into place; without `overwrite`, never replaces a file that
     /// appeared meanwhile (hard link, then unlink).
-    static func moveIntoPlace(_ temporary: String, _ path: String, overwrite: Bool) throws(ExportError) {
+    public static func moveIntoPlace(_ temporary: String, _ path: String, overwrite: Bool) throws(ExportError) {
         if overwrite {
             guard rename(temporary, path) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
             return
@@ -242,9 +258,9 @@ public final class VideoExporter: @unchecked Sendable {
 private final class RunningPass: @unchecked Sendable {
     private let lock = NSLock()
     private var encoder: EncoderSink?
-    private var inputs: VideoFrameInputs?
+    private var inputs: (any FrameInputs)?
 
-    func set(_ encoder: EncoderSink?, _ inputs: VideoFrameInputs?) {
+    func set(_ encoder: EncoderSink?, _ inputs: (any FrameInputs)?) {
         lock.withLock { (self.encoder, self.inputs) = (encoder, inputs) }
     }
 

@@ -22,6 +22,12 @@ public struct VideoInfo: Sendable, Equatable {
     /// The container, read from the file's first bytes; ffmpeg is forced to open it as such.
     public var container: VideoContainer = .mov
 
+    public init(width: Int, height: Int, framesPerSecond: Double, duration: Double, rotation: Int = 0, audioCodec: String? = nil,
+                container: VideoContainer = .mov) {
+        self.width = width; self.height = height; self.framesPerSecond = framesPerSecond; self.duration = duration
+        self.rotation = rotation; self.audioCodec = audioCodec; self.container = container
+    }
+
     /// Probes `url` with ffprobe; errors name the file (missing, unreadable, not a video, a
     /// playlist, larger than `SceneLimits.maximumVideoSide` a side).
     public static func probe(_ url: URL) throws(ExportError) -> VideoInfo {
@@ -72,14 +78,15 @@ public struct VideoInfo: Sendable, Equatable {
     /// Refuses what ffmpeg cannot read as a file, before ffprobe runs: a missing path, a folder,
     /// a fifo, device or socket (ffprobe would wait on a fifo with no writer for ever, and the
     /// input is opened twice: probe, then decode), and a file this process may not open.
-    static func checkReadable(_ path: String) throws(ExportError) {
+    public static func checkReadable(_ path: String) throws(ExportError) {
         switch InputFile.open(path) {
         case .failure(let error): throw .badInput(path: path, reason: error.reason)
         case .success(let fd): close(fd)
         }
     }
 
-    static func rational(_ text: String?) -> Double? {
+    /// "30000/1001" or "25" as a positive number (nil for 0/0 and the like).
+    public static func rational(_ text: String?) -> Double? {
         guard let text else { return nil }
         let parts = text.split(separator: "/")
         if parts.count == 2, let n = Double(parts[0]), let d = Double(parts[1]), d != 0, n > 0 { return n / d }
@@ -107,15 +114,27 @@ public final class VideoSource: @unchecked Sendable {
     private var last: CGImage?
 
     /// Starts decoding `url` at `framesPerSecond` from `start` seconds, scaled to `width`×`height`.
-    public init(url: URL, info: VideoInfo? = nil, width: Int, height: Int, framesPerSecond: Double, start: Double = 0) throws(ExportError) {
+    ///
+    /// - Parameters:
+    ///   - stream: the video stream to decode (its index in the file; default the first).
+    ///   - duration: seconds of the input to decode (default: to its end).
+    ///   - speed: input seconds per output second (2 plays twice as fast; default 1).
+    ///   - autorotates: apply the rotation metadata (default); false decodes the frames as coded,
+    ///     as AVFoundation's compositions see them (their `preferredTransform` turns them).
+    public init(url: URL, info: VideoInfo? = nil, width: Int, height: Int, framesPerSecond: Double, start: Double = 0,
+                stream: Int? = nil, duration: Double? = nil, speed: Double = 1, autorotates: Bool = true) throws(ExportError) {
         self.url = url
         if let info { self.info = info } else { self.info = try VideoInfo.probe(url) }
         self.width = width
         self.height = height
         var arguments = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error"]
-        arguments += self.info.container.inputArguments(url.path, before: start > 0 ? ["-ss", String(format: "%.6f", start)] : [])
+        if !autorotates { arguments.append("-noautorotate") }
+        var before = start > 0 ? ["-ss", String(format: "%.6f", start)] : []
+        if let duration { before += ["-t", String(format: "%.6f", max(duration, 0.001))] }
+        let retime = speed == 1 ? "" : "setpts=(PTS-STARTPTS)/\(speed),"
+        arguments += self.info.container.inputArguments(url.path, before: before) + (stream.map { ["-map", "0:\($0)"] } ?? [])
         arguments += ["-an", "-sn",
-                      "-vf", "fps=\(framesPerSecond),scale=\(width):\(height):flags=bicubic,format=rgba",
+                      "-vf", retime + "fps=\(framesPerSecond),scale=\(width):\(height):flags=bicubic,format=rgba",
                       "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"]
         process = try FFmpegProcess(arguments: arguments, readsOutput: true)
         // A reader thread keeps two frames decoded ahead of the render loop.

@@ -172,6 +172,11 @@ public struct RenderPlan: Sendable, Equatable {
     /// content raster (shape, text, shadow path), each with the layer that asks for it.
     public var offscreen: [OffscreenArea] = []
 
+    /// A plan of `passes`, the last one drawing the `width`×`height` frame.
+    public init(width: Int, height: Int, passes: [RenderPass], offscreen: [OffscreenArea] = []) {
+        self.width = width; self.height = height; self.passes = passes; self.offscreen = offscreen
+    }
+
     /// The pass that produces the frame.
     public var framePass: RenderPass { passes[passes.count - 1] }
 

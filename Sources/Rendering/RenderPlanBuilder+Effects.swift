@@ -15,14 +15,14 @@ extension RenderPlanBuilder.Walk {
         let logical = ContentsPlacement.logicalSize(
             pixels: CGSize(width: pixels.width * source.width, height: pixels.height * source.height),
             contentsScale: p.contentsScale)
-        // The root is y-down (iOS): unflipped contents put `top` at max-y, the screen's bottom,
-        // as on iOS; under an odd number of geometry flips gravity swaps and the image is drawn
-        // mirrored in its layer so that it stays upright on screen (§11.4).
+        // A top-left output is y-down (iOS): unflipped contents put `top` at max-y, the screen's
+        // bottom, as on iOS; under an odd number of geometry flips gravity swaps (§11.4). The
+        // image is drawn mirrored in its layer wherever the layer's y axis points up on screen
+        // (an odd number of flips, counting a y-up output's), so that it stays upright.
         let flipped = tree.contentsAreFlipped(path.index)
         let destination = ContentsPlacement.rect(gravity: p.contentsGravity, contentSize: logical, in: p.bounds, flipped: flipped)
         guard destination.width > 0, destination.height > 0 else { return }
-        let mirror = flipped
-            ? CATransform3DMakeScale(1, -1, 1).concatenating(CATransform3DMakeTranslation(0, 2 * destination.midY, 0)) : nil
+        let mirror = flipped != flipsOutput ? Self.mirror(about: destination.midY) : nil
         let contentsTarget = mirror.map { $0.concatenating(toTarget) } ?? toTarget
         let unit = CGRect(x: 0, y: 0, width: 1, height: 1)
         func item(_ rect: CGRect, _ uv: CGRect) -> DrawItem {
@@ -51,6 +51,11 @@ extension RenderPlanBuilder.Walk {
                                   CGRect(x: us[column], y: vs[row], width: us[column + 1] - us[column], height: vs[row + 1] - vs[row])))
             }
         }
+    }
+
+    /// y ↦ 2·`y` − y: a mirror about the horizontal line at `y`, in a layer's space.
+    static func mirror(about y: CGFloat) -> CATransform3D {
+        CATransform3DMakeScale(1, -1, 1).concatenating(CATransform3DMakeTranslation(0, 2 * y, 0))
     }
 
     /// A shape layer's path or a text layer's text, rasterized, between contents and sublayers.
@@ -87,13 +92,18 @@ extension RenderPlanBuilder.Walk {
         guard let rasterized = rasterizer.rasterize(request, stopwatch: stopwatch) else { return }
         // Text is laid out from the bounds' origin; shapes are placed where their paths are.
         var rect = rasterized.rect
+        var mirror: CATransform3D?
+        if case .text = request.unclipped {
+            rect = rect.offsetBy(dx: p.bounds.minX, dy: p.bounds.minY)
+            // Text stays upright as contents do: mirrored in its bounds where y points up on screen.
+            if tree.contentsAreFlipped(path.index) != flipsOutput { mirror = Self.mirror(about: p.bounds.midY) }
+        }
         let role = if case .text = request.unclipped { "text" } else { "path" }
-        if case .text = request.unclipped { rect = rect.offsetBy(dx: p.bounds.minX, dy: p.bounds.minY) }
         offscreen.append(OffscreenArea(layer: path, purpose: role, width: rasterized.image.width, height: rasterized.image.height))
-        items.append(tagged(DrawItem(layer: path, role: role, transform: toTarget, rect: rect,
+        items.append(tagged(DrawItem(layer: path, role: role, transform: mirror.map { $0.concatenating(toTarget) } ?? toTarget, rect: rect,
                                      paint: .image(rasterized.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
                                                    minification: .linear, magnification: .linear),
-                                     opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing)))
+                                     opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing), offset: mirror))
     }
 
     /// A Gaussian shadow of the layer's composited alpha: the subtree drawn into a pass with a
@@ -181,11 +191,14 @@ extension RenderPlanBuilder.Walk {
                 .concatenating(CATransform3DMakeScale(CGFloat(width) / b.width, CGFloat(height) / b.height, 1))
         }
         let path = label(index)
-        // The old state: its own tree, drawn by a walk that shares this plan's passes.
+        // The old state: its own tree, drawn by a walk that shares this plan's passes (the flips
+        // above the layer, which that tree lacks, count toward keeping its contents upright).
         var oldItems: [DrawItem] = []
         let oldBounds = old.layers[0].properties.bounds
         if oldBounds.width > 0, oldBounds.height > 0 {
-            var oldWalk = RenderPlanBuilder.Walk(tree: old, maximumPassSide: maximumPassSide, rasterizer: rasterizer, stopwatch: stopwatch)
+            var oldWalk = RenderPlanBuilder.Walk(tree: old, maximumPassSide: maximumPassSide, rasterizer: rasterizer, stopwatch: stopwatch,
+                                                 flipsOutput: flipsOutput != tree.contentsAreFlipped(index))
+            oldWalk.targetIsFlipped = false
             oldWalk.passes = passes
             oldWalk.target = PassTarget(width: width, height: height, purpose: "transition old state", clearColor: .clear, allowsBackdrop: false)
             oldWalk.drawContent(0, toTarget: toPass(oldBounds), opacity: 1, into: &oldItems)

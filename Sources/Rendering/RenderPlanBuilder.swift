@@ -28,6 +28,10 @@ public struct RenderPlanBuilder {
     /// output, as the root of a scene is (default); false draws the root's bounds space at the
     /// output's origin, as `CALayer.render(in:)` draws a layer into a context.
     public var placesRoot = true
+    /// Which way y grows in the output (default `topLeft`); `bottomLeft` draws the tree in Core
+    /// Animation's unflipped space, as AVFoundation's export tool does, with contents and text
+    /// still upright.
+    public var origin = OutputOrigin.topLeft
 
     public init(width: Int, height: Int, scale: CGFloat = 1, background: CGColor? = nil,
                 contentRasterizer: ContentRasterizer? = nil) {
@@ -43,12 +47,19 @@ public struct RenderPlanBuilder {
                 if let image = frameInputs[tree.layers[i].layerID] { tree.layers[i].properties.contents = ContentsValue(image: image) }
             }
         }
-        var walk = Walk(tree: tree, maximumPassSide: maximumPassSide, rasterizer: contentRasterizer, stopwatch: stopwatch)
+        var walk = Walk(tree: tree, maximumPassSide: maximumPassSide, rasterizer: contentRasterizer, stopwatch: stopwatch,
+                        flipsOutput: origin == .bottomLeft)
         let clear = background.map(PremultipliedColor.init) ?? .clear
         walk.target = Walk.PassTarget(width: width, height: height, purpose: "frame", clearColor: clear)
         var items: [DrawItem] = []
         if !tree.layers.isEmpty {
-            let toOutput = CATransform3DMakeScale(scale, scale, 1)
+            var toOutput = CATransform3DMakeScale(scale, scale, 1)
+            if origin == .bottomLeft {
+                // y ↦ height − y in output pixels: the tree's y = 0 is the bottom row.
+                toOutput = toOutput.concatenating(CATransform3D(m11: 1, m12: 0, m13: 0, m14: 0, m21: 0, m22: -1, m23: 0, m24: 0,
+                                                                m31: 0, m32: 0, m33: 1, m34: 0,
+                                                                m41: 0, m42: CGFloat(height), m43: 0, m44: 1))
+            }
             walk.draw(0, toTarget: placesRoot ? tree.layers[0].transformToParent.concatenating(toOutput) : toOutput,
                       opacity: 1, into: &items)
         }
@@ -109,8 +120,19 @@ public struct RenderPlanBuilder {
         var blendOverride: BlendMode?
         /// Every offscreen pass and content raster made so far, with its layer (the budget's figure).
         var offscreen: [OffscreenArea] = []
+        /// Whether the output is drawn y-up (`OutputOrigin.bottomLeft`), or the tree is a subtree
+        /// under an odd number of geometry flips: contents and text are then mirrored in their
+        /// layers (once more) to stay upright.
+        let flipsOutput: Bool
+        /// Whether the current target's space includes the output's y-up flip (the frame pass
+        /// does, offscreen passes do not): a mirrored target turns every layer's winding round,
+        /// which must not make single-sided layers face away.
+        var targetIsFlipped: Bool
 
-        init(tree: PresentationTree, maximumPassSide: Int, rasterizer: ContentRasterizer?, stopwatch: Stopwatch?) {
+        init(tree: PresentationTree, maximumPassSide: Int, rasterizer: ContentRasterizer?, stopwatch: Stopwatch?,
+             flipsOutput: Bool = false) {
+            self.flipsOutput = flipsOutput
+            targetIsFlipped = flipsOutput
             self.tree = tree
             labels = PresentedSubtree(tree)
             self.maximumPassSide = maximumPassSide
@@ -125,7 +147,7 @@ public struct RenderPlanBuilder {
             guard !p.isHidden, !layer.isMask else { return }
             let opacity = inherited * max(0, min(1, p.opacity))
             guard opacity > 0 else { return }
-            if !p.isDoubleSided, Self.facesAway(p.bounds, toTarget) { return }
+            if !p.isDoubleSided, Self.facesAway(p.bounds, toTarget) != targetIsFlipped { return }
             let isTransformLayer = p.content == .transformLayer
 
             // Shadow first (§11.3); a layer that masks to its bounds clips its own shadow away.
@@ -331,17 +353,18 @@ public struct RenderPlanBuilder {
         /// Counted as `owner`'s offscreen image.
         mutating func pass(width: Int, height: Int, purpose: String, owner: LayerLabel, clearColor: PremultipliedColor = .clear,
                            allowsBackdrop: Bool = true, _ body: (inout Walk, inout [DrawItem]) -> Void) -> Int {
-            let outer = (target, toContext, blendOverride)
+            let outer = (target, toContext, blendOverride, targetIsFlipped)
             target = PassTarget(width: width, height: height, purpose: purpose, clearColor: clearColor, allowsBackdrop: allowsBackdrop)
             toContext = nil
             blendOverride = nil
+            targetIsFlipped = false  // a pass is drawn in its layer's own (unmirrored) space
             var items: [DrawItem] = []
             body(&self, &items)
             let id = passes.count
             passes.append(RenderPass(id: id, width: width, height: height, purpose: purpose, clearColor: clearColor,
                                      items: items, startsFrom: target.startsFrom))
             offscreen.append(OffscreenArea(layer: owner, purpose: purpose, width: width, height: height))
-            (target, toContext, blendOverride) = outer
+            (target, toContext, blendOverride, targetIsFlipped) = outer
             return id
         }
 

@@ -19,16 +19,26 @@ public struct PlaybackTimeline: Sendable, Equatable {
     public func itemTime(at t: Double) -> Double { itemTime + (t - hostTime) * rate }
 }
 
-/// A layer whose subtree's time follows a playback timeline, so that animations inside it are
-/// read on the item's timeline (item time 0 = the start of the item). It displays nothing itself.
-/// AVFoundation counterpart: `AVSynchronizedLayer` (with `playerItem`).
+/// A layer whose subtree's time follows a player item, so that animations inside it are read
+/// on the item's timeline (item time 0 = the start of the item). It displays nothing itself.
+/// AVFoundation: `AVSynchronizedLayer`.
 ///
-/// It works through Core Animation's own layer timing: `beginTime` = `hostTime`, `speed` =
-/// `rate`, `timeOffset` = `itemTime`, since a layer's local time is
-/// `(t − beginTime)·speed + timeOffset`. Set `timeline` again when the player seeks or changes
-/// rate. As on Apple, animations inside need a non-zero `beginTime`
-/// (`AVCoreAnimationBeginTimeAtZero` for item time 0).
+/// It works through Core Animation's own layer timing: `beginTime` = host time, `speed` =
+/// rate, `timeOffset` = item time, since a layer's local time is `(t − beginTime)·speed +
+/// timeOffset`; the item's player updates it when it plays, pauses, seeks or changes rate.
+/// Host time is `CATransaction.mediaClock`'s, the clock the layer tree is rendered on. As on
+/// Apple, animations inside need a non-zero `beginTime` (`AVCoreAnimationBeginTimeAtZero` for
+/// item time 0).
 open class AVSynchronizedLayer: CALayer {
+    /// The item whose time the subtree follows.
+    public var playerItem: AVPlayerItem? {
+        didSet {
+            oldValue?.detach(self)
+            playerItem?.attach(self)
+            if let playerItem { timeline = playerItem.timeline }
+        }
+    }
+
     /// The timeline the subtree follows; nil leaves the layer's timing as set.
     public var timeline: PlaybackTimeline? {
         didSet { apply() }
@@ -40,6 +50,16 @@ open class AVSynchronizedLayer: CALayer {
         beginTime = timeline.hostTime
         speed = Float(timeline.rate)
         timeOffset = timeline.itemTime
+    }
+
+    /// A synchronized layer following `playerItem`.
+    public convenience init(playerItem: AVPlayerItem) {
+        self.init()
+        // Property observers do not run in the class's own initializers: attach and apply here.
+        self.playerItem = playerItem
+        playerItem.attach(self)
+        timeline = playerItem.timeline
+        apply()
     }
 
     /// A synchronized layer following `timeline`.
