@@ -36,15 +36,20 @@ public final class ContentCache: ContentRasterizer, Sendable {
         var hits = 0
         var misses = 0
         var warnings: [String] = []
+        /// Pixels of every image held.
+        var pixels = 0
     }
 
     private let state = Mutex(State())
     /// The most results kept.
     public let capacity: Int
+    /// The most pixels kept, all images together (the least recently used go first beyond it).
+    public let maximumPixels: Int
 
-    /// An empty cache keeping at most `capacity` results (at least one).
-    public init(capacity: Int = 512) {
+    /// An empty cache keeping at most `capacity` results (at least one) and `maximumPixels` pixels.
+    public init(capacity: Int = 512, maximumPixels: Int = SceneLimits.maximumOffscreenPixels) {
         self.capacity = max(1, capacity)
+        self.maximumPixels = maximumPixels
     }
 
     /// The request's image and placement, rasterized only when no equal request was seen (and
@@ -58,31 +63,17 @@ public final class ContentCache: ContentRasterizer, Sendable {
     }
 
     private static func render(_ request: ContentRequest, warnings: inout [String]) -> RasterizedContent? {
-        switch request {
-        case .shape(let shape, let scale):
+        guard let placement = placement(of: request) else { return nil }
+        let region = placement.rect
+        switch request.unclipped {
+        case .shape(let shape, _):
             guard let path = shape.path else { return nil }
-            let style = ShapeStyle(shape)
-            return raster(path, style: style, region: PathRasterizer.paintedBounds(of: path, style: style), scale: scale)
-        case .alignedShape(var shape, let scale, let stretch, let phase, let clip):
-            guard var path = shape.path else { return nil }
-            var clip = clip
-            if stretch != CGSize(width: 1, height: 1) {
-                let t = CGAffineTransform(scaleX: stretch.width, y: stretch.height)
-                path = path.copy(using: t)
-                shape.path = path
-                clip = clip.applying(t)
-            }
-            let style = ShapeStyle(shape)
-            let region = PathRasterizer.paintedBounds(of: path, style: style).intersection(clip)
-            guard !region.isNull, region.width > 0, region.height > 0,
-                  var result = raster(path, style: style, region: region, scale: scale, phase: phase) else { return nil }
-            // Back into the layer's own (unstretched) points.
-            result.rect = CGRect(x: result.rect.minX / stretch.width, y: result.rect.minY / stretch.height,
-                                 width: result.rect.width / stretch.width, height: result.rect.height / stretch.height)
-            return result
-        case .filledPath(let path, let scale):
-            let style = ShapeStyle(fillColor: .white, fillRule: .nonZero, strokeColor: nil)
-            return raster(path, style: style, region: path.boundingBoxOfPath, scale: scale)
+            return raster(path, style: ShapeStyle(shape), placement: placement)
+        case .alignedShape(let shape, _, _, _):
+            guard let path = shape.path else { return nil }
+            return raster(path, style: ShapeStyle(shape), placement: placement)
+        case .filledPath(let path, _):
+            return raster(path, style: ShapeStyle(fillColor: .white, fillRule: .nonZero, strokeColor: nil), placement: placement)
         case .cornerMask(let radius, let ringWidth):
             let r = CGFloat(radius)
             let path = CGMutablePath()
@@ -90,19 +81,93 @@ public final class ContentCache: ContentRasterizer, Sendable {
             if let ringWidth, ringWidth < r {
                 path.addEllipse(in: CGRect(x: ringWidth, y: ringWidth, width: 2 * (r - ringWidth), height: 2 * (r - ringWidth)))
             }
-            let style = ShapeStyle(fillColor: .white, fillRule: .evenOdd, strokeColor: nil)
-            return raster(path, style: style, region: CGRect(x: 0, y: 0, width: 2 * r, height: 2 * r), scale: 1)
+            return raster(path, style: ShapeStyle(fillColor: .white, fillRule: .evenOdd, strokeColor: nil), placement: placement)
         case .drawing(let drawing):
             guard let image = drawing.draw() else { return nil }
-            return RasterizedContent(image: image, rect: CGRect(origin: .zero, size: drawing.key.size))
-        case .text(let text, let size, let scale):
-            let result = TextRasterizer.rasterize(TextRasterInput(text: text, size: size, scale: fittingScale(scale, size)))
+            return RasterizedContent(image: image, rect: region)
+        case .text(let text, let size, _):
+            var input = TextRasterInput(text: text, size: size, scale: placement.scale)
+            if region != CGRect(origin: .zero, size: size) { input.region = region }
+            let result = TextRasterizer.rasterize(input)
             warnings = result.warnings
             guard let image = result.image, let cgImage = CGImage(width: image.width, height: image.height, premultipliedRGBA: image.pixels)
             else { return nil }
-            return RasterizedContent(image: cgImage, rect: CGRect(origin: .zero, size: size))
+            return RasterizedContent(image: cgImage, rect: region)
+        case .clipped:
+            return nil  // `unclipped` never is
         }
     }
+
+    /// Where a request's raster lies (layer points) and its size in pixels, worked out without
+    /// drawing anything: what the plan's budget counts before any raster is allocated.
+    public struct Placement: Sendable, Equatable {
+        /// The rectangle of the layer's space the image covers (text: from the bounds' origin).
+        public var rect: CGRect
+        public var width: Int
+        public var height: Int
+        /// Pixels per point it is drawn at.
+        public var scale: CGFloat
+        /// Pixels per point along x and y over `scale` (an aligned shape under a scale that is
+        /// not quite uniform; 1 × 1 otherwise).
+        public var stretch = CGSize(width: 1, height: 1)
+    }
+
+    /// The placement `render` uses for `request`; nil when it draws nothing.
+    public static func placement(of request: ContentRequest) -> Placement? {
+        switch request {
+        case .shape(let shape, let scale):
+            guard let path = shape.path else { return nil }
+            return aligned(PathRasterizer.paintedBounds(of: path, style: ShapeStyle(shape)), scale: scale)
+        case .alignedShape(let shape, let scale, let stretch, let phase):
+            guard let path = shape.path else { return nil }
+            return aligned(PathRasterizer.paintedBounds(of: path, style: ShapeStyle(shape)), scale: scale, stretch: stretch, phase: phase)
+        case .filledPath(let path, let scale):
+            return aligned(path.boundingBoxOfPath, scale: scale)
+        case .cornerMask(let radius, _):
+            return aligned(CGRect(x: 0, y: 0, width: 2 * CGFloat(radius), height: 2 * CGFloat(radius)), scale: 1)
+        case .text(_, let size, let scale):
+            return textPlacement(CGRect(origin: .zero, size: size), scale: fittingScale(scale, size))
+        case .drawing(let drawing):
+            // The layer's backing store: its bounds at its (fitted) contents scale, never clipped
+            // (`draw(in:)` draws all of it).
+            let (width, height) = drawing.pixelSize
+            guard width > 0, height > 0 else { return nil }
+            return Placement(rect: CGRect(origin: .zero, size: drawing.key.size), width: width, height: height, scale: drawing.key.scale)
+        case .clipped(let inner, let clip):
+            guard let whole = placement(of: inner) else { return nil }
+            // Clipped content keeps the whole one's requested scale (not the coarser one a huge
+            // region would be fitted to): the part that shows is drawn as sharp as it asked.
+            let requested = inner.requestedScale
+            guard requested > 0 else { return nil }
+            if case .text = inner.unclipped {
+                let region = clip.intersection(whole.rect)
+                guard !region.isNull, region.width > 0, region.height > 0 else { return nil }
+                return textPlacement(region, scale: fittingScale(requested, region.size))
+            }
+            let region = clip.intersection(whole.rect)
+            guard !region.isNull else { return nil }
+            // cairo holds device coordinates in 24.8 fixed point (±8,388,607): the whole path, not
+            // only the part drawn, must map within it, so very distant geometry lowers the scale.
+            let reach = max(abs(whole.rect.minX - region.minX), abs(whole.rect.maxX - region.minX),
+                            abs(whole.rect.minY - region.minY), abs(whole.rect.maxY - region.minY), 1e-9)
+            let scale = min(requested, maximumDeviceCoordinate / reach)
+            if case .alignedShape(_, _, let stretch, let phase) = inner {
+                return aligned(region, scale: scale, stretch: stretch, phase: scale == requested ? phase : .zero)
+            }
+            return aligned(region, scale: scale)
+        }
+    }
+
+    private static func textPlacement(_ rect: CGRect, scale: CGFloat) -> Placement? {
+        let s = scale > 0 && scale.isFinite ? scale : 1
+        let width = pixelCount(rect.width * s), height = pixelCount(rect.height * s)
+        guard width > 0, height > 0 else { return nil }
+        return Placement(rect: rect, width: width, height: height, scale: scale)
+    }
+
+    /// The farthest a path's point may map from a raster's origin, in pixels: half of cairo's
+    /// fixed-point range, so strokes and curves around such points stay within it too.
+    static let maximumDeviceCoordinate: CGFloat = 4_194_304
 
     /// The largest side of a content raster, in pixels (a GPU's usual texture limit).
     public static let maximumSide = CGFloat(SceneLimits.maximumRasterSide)
@@ -114,21 +179,32 @@ public final class ContentCache: ContentRasterizer, Sendable {
         return min(scale, (maximumSide - 2) / longest)
     }
 
-    /// A path drawn over `region` grown to whole pixels, so its pixels line up with the target's.
-    /// `phase` shifts the pixel grid by a fraction of a pixel (the grid stays put when the scale
-    /// has to be lowered to fit).
-    private static func raster(_ path: CGPath, style: ShapeStyle, region: CGRect, scale requested: CGFloat,
-                               phase requestedPhase: CGPoint = .zero) -> RasterizedContent? {
-        guard !region.isNull, region.width.isFinite, region.height.isFinite, requested > 0 else { return nil }
-        let scale = fittingScale(requested, region.size)
+    /// `region` grown to whole pixels at `scale`·`stretch` pixels per point along x and y, the
+    /// pixel grid shifted by `phase` pixels (kept only while the scale need not be lowered to fit),
+    /// so the raster's pixels line up with the target's.
+    private static func aligned(_ region: CGRect, scale requested: CGFloat, stretch: CGSize = CGSize(width: 1, height: 1),
+                                phase requestedPhase: CGPoint = .zero) -> Placement? {
+        guard !region.isNull, region.width.isFinite, region.height.isFinite, requested > 0,
+              stretch.width > 0, stretch.height > 0 else { return nil }
+        let scale = fittingScale(requested, CGSize(width: region.width * stretch.width, height: region.height * stretch.height))
         let phase = scale == requested ? requestedPhase : .zero
-        let minX = (region.minX * scale + phase.x).rounded(.down) - phase.x, minY = (region.minY * scale + phase.y).rounded(.down) - phase.y
-        let maxX = (region.maxX * scale + phase.x).rounded(.up) - phase.x, maxY = (region.maxY * scale + phase.y).rounded(.up) - phase.y
+        let sx = scale * stretch.width, sy = scale * stretch.height
+        let minX = (region.minX * sx + phase.x).rounded(.down) - phase.x, minY = (region.minY * sy + phase.y).rounded(.down) - phase.y
+        let maxX = (region.maxX * sx + phase.x).rounded(.up) - phase.x, maxY = (region.maxY * sy + phase.y).rounded(.up) - phase.y
         guard maxX > minX, maxY > minY else { return nil }
-        let aligned = CGRect(x: minX / scale, y: minY / scale, width: (maxX - minX) / scale, height: (maxY - minY) / scale)
-        guard let image = PathRasterizer.rasterize(ShapeRasterInput(path: path, style: style, region: aligned, scale: scale)),
+        let rect = CGRect(x: minX / sx, y: minY / sy, width: (maxX - minX) / sx, height: (maxY - minY) / sy)
+        return Placement(rect: rect, width: pixelCount(maxX - minX), height: pixelCount(maxY - minY), scale: scale, stretch: stretch)
+    }
+
+    /// A path drawn over a placement's region, its pixels lined up with the target's.
+    private static func raster(_ path: CGPath, style: ShapeStyle, placement: Placement) -> RasterizedContent? {
+        let sx = placement.scale * placement.stretch.width, sy = placement.scale * placement.stretch.height
+        let input = ShapeRasterInput(path: path, style: style, pixelWidth: placement.width, pixelHeight: placement.height,
+                                     transform: CGAffineTransform(a: sx, b: 0, c: 0, d: sy,
+                                                                  tx: -placement.rect.minX * sx, ty: -placement.rect.minY * sy))
+        guard let image = PathRasterizer.rasterize(input),
               let cgImage = CGImage(width: image.width, height: image.height, premultipliedRGBA: image.pixels) else { return nil }
-        return RasterizedContent(image: cgImage, rect: aligned)
+        return RasterizedContent(image: cgImage, rect: placement.rect)
     }
 
     /// The hit and miss counts and the number of results held.
@@ -143,6 +219,7 @@ public final class ContentCache: ContentRasterizer, Sendable {
     public func removeAll(resettingStatistics: Bool = false) {
         state.withLock { state in
             state.entries.removeAll()
+            state.pixels = 0
             if resettingStatistics { (state.hits, state.misses) = (0, 0) }
         }
     }
@@ -162,16 +239,24 @@ public final class ContentCache: ContentRasterizer, Sendable {
     }
 
     private func store(_ value: RasterizedContent?, for request: ContentRequest, warnings: [String]) {
-        let capacity = self.capacity
+        let capacity = self.capacity, maximumPixels = self.maximumPixels
         state.withLock { state in
             state.clock += 1
             for warning in warnings where !state.warnings.contains(warning) { state.warnings.append(warning) }
-            state.entries[request] = (value, state.clock)
+            if let old = state.entries.updateValue((value, state.clock), forKey: request) { state.pixels -= Self.pixels(old.value) }
+            state.pixels += Self.pixels(value)
             // A linear scan: eviction is rare next to lookups and the cache is small.
-            while state.entries.count > capacity,
+            while state.entries.count > capacity || (state.pixels > maximumPixels && state.entries.count > 1),
                   let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
-                state.entries.removeValue(forKey: oldest)
+                state.pixels -= Self.pixels(state.entries.removeValue(forKey: oldest)?.value)
             }
         }
+    }
+}
+
+extension ContentCache {
+    fileprivate static func pixels(_ content: RasterizedContent??) -> Int {
+        guard let image = content??.image else { return 0 }
+        return image.width * image.height
     }
 }

@@ -4,6 +4,8 @@
 @_exported import Geometry
 @_exported import Drawing
 @_exported import Timing
+@_exported import CoreMedia
+@_exported import Filters
 @_exported import Animation
 @_exported import Layers
 @_exported import SceneFormat
@@ -16,3 +18,4 @@
 @_exported import GLRenderer
 @_exported import CPURenderer
 @_exported import Export
+@_exported import AVExport

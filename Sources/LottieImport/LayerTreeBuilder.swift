@@ -137,9 +137,9 @@ final class LayerTreeBuilder {
     /// The layer for one Lottie layer, or nil for types that draw nothing the engine knows.
     func makeLayer(_ model: LottieLayerModel, bounds: CGRect, time: TimeContext) -> CALayer? {
         builtLayers += 1
-        guard builtLayers <= LottieLimits.maximumBuiltLayers else {
-            if builtLayers == LottieLimits.maximumBuiltLayers + 1 {
-                fail(model.path, "more than \(LottieLimits.maximumBuiltLayers) layers once precomps are expanded")
+        guard builtLayers <= SceneLimits.Lottie.maximumBuiltLayers else {
+            if builtLayers == SceneLimits.Lottie.maximumBuiltLayers + 1 {
+                fail(model.path, "more than \(SceneLimits.Lottie.maximumBuiltLayers) layers once precomps are expanded")
             }
             return nil
         }
@@ -168,8 +168,8 @@ final class LayerTreeBuilder {
                 fail("\(model.path).refId", "precomp \"\(id)\" contains itself")
                 return nil
             }
-            guard precompStack.count < LottieLimits.maximumNesting else {
-                fail("\(model.path).refId", "precomps nested deeper than \(LottieLimits.maximumNesting)")
+            guard precompStack.count < SceneLimits.Lottie.maximumNesting else {
+                fail("\(model.path).refId", "precomps nested deeper than \(SceneLimits.Lottie.maximumNesting)")
                 return nil
             }
             precompStack.append(id)

@@ -40,9 +40,9 @@ public struct LottieImport {
     /// The composition: `size` points, clipped to them, animations in composition time
     /// (seconds = frame / fr, from frame 0).
     public var root: CALayer
-    /// One line per feature the file uses that is not drawn (lottie-ios's Core Animation engine
+    /// One warning per feature the file uses that is not drawn (lottie-ios's Core Animation engine
     /// ignores the same ones).
-    public var warnings: [String]
+    public var warnings: [SceneProblem]
 }
 
 /// A layer that plays a Lottie animation: the composition fitted into its bounds by
@@ -54,7 +54,7 @@ open class LottieLayer: CALayer {
     /// The imported composition, a sublayer positioned by `layoutComposition()`.
     public private(set) var compositionLayer: CALayer?
     /// Features of the file that are not drawn.
-    public private(set) var importWarnings: [String] = []
+    public private(set) var importWarnings: [SceneProblem] = []
 
     public override init() { super.init() }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Layers
 import Geometry
 import SceneFormat
 
@@ -13,14 +14,14 @@ extension LottieDecoder {
             }
             return number(n, key, in: range)
         }
-        let side = 0.0...LottieLimits.maximumSide
+        let side = 0.0...SceneLimits.Lottie.maximumSide
         let w = required("w", in: side), h = required("h", in: side)
         let fr = required("fr", in: 0.001...1000)
         let ip = required("ip", in: -1e9...1e9), op = required("op", in: -1e9...1e9)
         if let ip, let op {
             if op < ip { fail(o["op"], "op", "out point \(format(op)) is before the in point \(format(ip))") }
-            if op - ip > LottieLimits.maximumFrames {
-                fail(o["op"], "op", "\(format(op - ip)) frames, over the \(format(LottieLimits.maximumFrames))-frame limit")
+            if op - ip > SceneLimits.Lottie.maximumFrames {
+                fail(o["op"], "op", "\(format(op - ip)) frames, over the \(format(SceneLimits.Lottie.maximumFrames))-frame limit")
             }
         }
         guard let layersNode = o["layers"] else {
@@ -73,8 +74,8 @@ extension LottieDecoder {
             // Assets without a picture or layers (fonts, sounds) draw nothing.
             return nil
         }
-        let w = a["w"].flatMap { number($0, a.path("w"), in: 0...LottieLimits.maximumSide) } ?? 0
-        let h = a["h"].flatMap { number($0, a.path("h"), in: 0...LottieLimits.maximumSide) } ?? 0
+        let w = a["w"].flatMap { number($0, a.path("w"), in: 0...SceneLimits.Lottie.maximumSide) } ?? 0
+        let h = a["h"].flatMap { number($0, a.path("h"), in: 0...SceneLimits.Lottie.maximumSide) } ?? 0
         let bytes: [UInt8]
         if p.hasPrefix("data:") {
             guard let comma = p.firstIndex(of: ","), p[..<comma].hasSuffix(";base64"),
@@ -93,19 +94,24 @@ extension LottieDecoder {
                     fail(pn, a.path("p"), "external image \"\(relative)\" has no folder to be found in")
                     return nil
                 }
-                let url = relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : base.appendingPathComponent(relative)
-                guard let handle = FileHandle(forReadingAtPath: url.path) else {
-                    fail(pn, a.path("p"), "cannot read image \"\(relative)\"")
-                    return nil
+                let path: String
+                if allowsAssetsOutsideFolder {
+                    path = relative.hasPrefix("/") ? relative : base.appendingPathComponent(relative).path
+                } else {
+                    // As a scene file's assets: inside the file's folder, the same answer whether or not it exists.
+                    guard let confined = AssetPath.confined(relative, in: base.path) else {
+                        fail(pn, a.path("p"), "\"\(relative)\" is outside the animation's folder (images must resolve inside it, "
+                             + "symlinks followed; --allow-assets-outside lifts this for trusted files)")
+                        return nil
+                    }
+                    path = confined
                 }
-                defer { try? handle.close() }
-                let size = (try? handle.seekToEnd()).map(Int.init) ?? 0
-                guard size <= LottieLimits.maximumFileBytes else {
-                    fail(pn, a.path("p"), "image \"\(relative)\" is \(size) bytes, over the \(LottieLimits.maximumFileBytes)-byte limit")
+                switch LottieImporter.read(path) {
+                case .failure(let failure):
+                    fail(pn, a.path("p"), "cannot read image \"\(relative)\": \(failure.reason)")
                     return nil
+                case .success(let read): bytes = read
                 }
-                try? handle.seek(toOffset: 0)
-                bytes = [UInt8]((try? handle.readToEnd()) ?? Data())
             }
         }
         switch ImageHeader.read(bytes) {
@@ -113,7 +119,7 @@ extension LottieDecoder {
             fail(pn, a.path("p"), "image \"\(id)\": \(problem.reason)")
             return nil
         case .success(let info):
-            let limit = LottieLimits.maximumImageSide
+            let limit = SceneLimits.maximumImageSide
             guard info.width <= limit, info.height <= limit else {
                 fail(pn, a.path("p"), "image \"\(id)\" is \(info.width)×\(info.height), over the \(limit)×\(limit) limit")
                 return nil
@@ -128,8 +134,8 @@ extension LottieDecoder {
         var result: [LottieLayerModel] = []
         for (i, item) in items.enumerated() {
             layerCount += 1
-            guard layerCount <= LottieLimits.maximumLayers else {
-                exceed(item, "\(path)[\(i)]", "more than \(LottieLimits.maximumLayers) layers in the file")
+            guard layerCount <= SceneLimits.Lottie.maximumLayers else {
+                exceed(item, "\(path)[\(i)]", "more than \(SceneLimits.Lottie.maximumLayers) layers in the file")
                 break
             }
             if let layer = layer(item, "\(path)[\(i)]") { result.append(layer) }

@@ -1,4 +1,5 @@
 import Foundation
+import Layers
 import Geometry
 import SceneFormat
 
@@ -74,8 +75,8 @@ extension LottieDecoder {
 
     private func points(_ node: JSONNode, _ path: String) -> [CGPoint]? {
         guard let items = array(node, path) else { return nil }
-        guard items.count <= LottieLimits.maximumVertices else {
-            fail(node, path, "\(items.count) vertices, over the \(LottieLimits.maximumVertices)-vertex limit")
+        guard items.count <= SceneLimits.Lottie.maximumVertices else {
+            fail(node, path, "\(items.count) vertices, over the \(SceneLimits.Lottie.maximumVertices)-vertex limit")
             return nil
         }
         var result: [CGPoint] = []
@@ -96,8 +97,8 @@ extension LottieDecoder {
     /// and ends with a keyframe that has only `t`.
     func keyframes<V>(_ items: [JSONNode], _ path: String, value read: (JSONNode, String) -> V?) -> KeyframeGroup<V>? {
         keyframeCount += items.count
-        guard keyframeCount <= LottieLimits.maximumKeyframes else {
-            exceed(items.first, path, "more than \(LottieLimits.maximumKeyframes) keyframes in the file")
+        guard keyframeCount <= SceneLimits.Lottie.maximumKeyframes else {
+            exceed(items.first, path, "more than \(SceneLimits.Lottie.maximumKeyframes) keyframes in the file")
             return nil
         }
         var result: [Keyframe<V>] = []

@@ -1,4 +1,5 @@
 import Foundation
+import Layers
 import Geometry
 import SceneFormat
 
@@ -54,15 +55,15 @@ extension LottieDecoder {
         case .precomp:
             model.refId = o["refId"].flatMap { string($0, o.path("refId")) }
             if model.refId == nil, !o.has("refId") { fail(node, path, "a precomp layer needs \"refId\"") }
-            model.width = o["w"].flatMap { number($0, o.path("w"), in: 0...LottieLimits.maximumSide) }
-            model.height = o["h"].flatMap { number($0, o.path("h"), in: 0...LottieLimits.maximumSide) }
+            model.width = o["w"].flatMap { number($0, o.path("w"), in: 0...SceneLimits.Lottie.maximumSide) }
+            model.height = o["h"].flatMap { number($0, o.path("h"), in: 0...SceneLimits.Lottie.maximumSide) }
             if let tm = o["tm"] { model.timeRemap = property(tm, o.path("tm")) }
         case .image:
             model.refId = o["refId"].flatMap { string($0, o.path("refId")) }
             if model.refId == nil, !o.has("refId") { fail(node, path, "an image layer needs \"refId\"") }
         case .solid:
-            model.width = o["sw"].flatMap { number($0, o.path("sw"), in: 0...LottieLimits.maximumSide) } ?? 0
-            model.height = o["sh"].flatMap { number($0, o.path("sh"), in: 0...LottieLimits.maximumSide) } ?? 0
+            model.width = o["sw"].flatMap { number($0, o.path("sw"), in: 0...SceneLimits.Lottie.maximumSide) } ?? 0
+            model.height = o["sh"].flatMap { number($0, o.path("sh"), in: 0...SceneLimits.Lottie.maximumSide) } ?? 0
             if let sc = o["sc"], let hex = string(sc, o.path("sc")) {
                 guard let color = CGColor(hex: hex) else {
                     fail(sc, o.path("sc"), "\"\(hex)\" is not a #RRGGBB colour")

@@ -1,18 +1,19 @@
 import Foundation
+import Layers
 import Geometry
 import SceneFormat
 
 extension LottieDecoder {
     func shapeItems(_ items: [JSONNode], _ path: String, depth: Int) -> [LottieShapeItem] {
-        guard depth <= LottieLimits.maximumNesting else {
-            exceed(items.first, path, "shape groups nested deeper than \(LottieLimits.maximumNesting)")
+        guard depth <= SceneLimits.Lottie.maximumNesting else {
+            exceed(items.first, path, "shape groups nested deeper than \(SceneLimits.Lottie.maximumNesting)")
             return []
         }
         var result: [LottieShapeItem] = []
         for (i, item) in items.enumerated() {
             shapeItemCount += 1
-            guard shapeItemCount <= LottieLimits.maximumShapeItems else {
-                exceed(item, "\(path)[\(i)]", "more than \(LottieLimits.maximumShapeItems) shape items in the file")
+            guard shapeItemCount <= SceneLimits.Lottie.maximumShapeItems else {
+                exceed(item, "\(path)[\(i)]", "more than \(SceneLimits.Lottie.maximumShapeItems) shape items in the file")
                 break
             }
             if let shape = shapeItem(item, "\(path)[\(i)]", depth: depth) { result.append(shape) }

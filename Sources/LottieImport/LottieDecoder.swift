@@ -8,6 +8,8 @@ import SceneFormat
 final class LottieDecoder {
     let file: String
     let baseDirectory: URL?
+    /// Whether external images may lie outside `baseDirectory` (`--allow-assets-outside`).
+    let allowsAssetsOutsideFolder: Bool
     private(set) var problems: [SceneProblem] = []
     private(set) var omittedProblems = 0
     /// Features the importer ignores, as lottie-ios's Core Animation engine does: reported once each.
@@ -22,9 +24,10 @@ final class LottieDecoder {
     private(set) var limitExceeded = false
     static let problemLimit = 200
 
-    init(file: String, baseDirectory: URL?) {
+    init(file: String, baseDirectory: URL?, options: SceneLoadOptions = SceneLoadOptions()) {
         self.file = file
         self.baseDirectory = baseDirectory
+        allowsAssetsOutsideFolder = options.allowsAssetsOutsideFolder
     }
 
     func fail(_ node: JSONNode?, _ path: String, _ reason: String) {

@@ -63,7 +63,7 @@ public enum LottieImporter {
         }
         let root: JSONNode
         do {
-            root = try JSONParser.parse(json, maxDepth: LottieLimits.maximumJSONDepth)
+            root = try JSONParser.parse(json, maxDepth: SceneLimits.Lottie.maximumJSONDepth)
         } catch {
             throw problem("invalid JSON: \(error.message)", error.location)
         }
@@ -82,7 +82,7 @@ public enum LottieImporter {
             startFrame: document.inFrame, endFrame: document.outFrame,
             markers: document.markers.map { .init(name: $0.name, frame: $0.frame, durationFrames: $0.durationFrames) },
             version: document.version, name: document.name)
-        return LottieImport(animation: animation, root: tree, warnings: builder.warnings.map { "\(displayName): \($0)" })
+        return LottieImport(animation: animation, root: tree, warnings: builder.warnings.map { SceneProblem(file: displayName, location: nil, path: "", reason: $0) })
     }
 
     /// The file as a scene: the composition at scale 1, frames `ip … op − 1` for whole-file exports.
@@ -118,17 +118,28 @@ public enum LottieImporter {
     }
 
     static func readFile(_ url: URL) throws(SceneLoadError) -> [UInt8] {
-        let name = url.lastPathComponent
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
-        if let size, size > LottieLimits.maximumFileBytes {
-            throw SceneLoadError(problems: [SceneProblem(file: name, location: nil, path: "",
-                                                         reason: "file is \(size) bytes, over the \(LottieLimits.maximumFileBytes)-byte limit")])
+        switch read(url.path) {
+        case .success(let bytes): return bytes
+        case .failure(let failure): throw SceneLoadError(problems: [SceneProblem(file: url.relativePath, location: nil, path: "", reason: failure.reason)])
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            let reason = FileManager.default.fileExists(atPath: url.path) ? "cannot read the file" : "no such file"
-            throw SceneLoadError(problems: [SceneProblem(file: url.relativePath, location: nil, path: "", reason: reason)])
+    }
+
+    /// The bytes of the regular file at `path`, or why they cannot be read: a fifo or device is
+    /// refused before anything waits on it, a file over `SceneLimits.maximumFileBytes` unread.
+    static func read(_ path: String) -> Result<[UInt8], LottieReadFailure> {
+        let fd: Int32
+        switch InputFile.open(path) {
+        case .failure(let error): return .failure(LottieReadFailure(reason: error.reason))
+        case .success(let opened): fd = opened
         }
-        return [UInt8](data)
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        if fstat(fd, &info) == 0, Int(info.st_size) > SceneLimits.maximumFileBytes {
+            return .failure(LottieReadFailure(reason: "file is \(info.st_size) bytes, over the \(SceneLimits.maximumFileBytes)-byte limit"))
+        }
+        guard let data = try? handle.read(upToCount: SceneLimits.maximumFileBytes + 1) ?? Data() else { return .failure(LottieReadFailure(reason: "cannot read the file")) }
+        guard data.count <= SceneLimits.maximumFileBytes else { return .failure(LottieReadFailure(reason: "file is over the \(SceneLimits.maximumFileBytes)-byte limit")) }
+        return .success([UInt8](data))
     }
 
     private static func failure(_ problems: [SceneProblem], omitted: Int, file: String) -> SceneLoadError {
@@ -143,10 +154,16 @@ public enum LottieImporter {
 
 /// Scene-file layers of type `"lottie"`: `{"type": "lottie", "source": "anim.json", …}`.
 enum LottieSceneLayer {
-    static let importer = SceneLayerImporter(requiredKeys: ["source"]) { (url: URL) throws(SceneLoadError) -> CALayer in
+    static let importer = SceneLayerImporter { (url: URL) throws(SceneLoadError) -> (layer: CALayer, warnings: [SceneProblem]) in
         let layer = try LottieLayer(contentsOf: url)
-        return layer
+        return (layer, layer.importWarnings)
     } finish: { layer in
         (layer as? LottieLayer)?.layoutComposition()
     }
+}
+
+/// Why a Lottie file or one of its images cannot be read.
+struct LottieReadFailure: Error, CustomStringConvertible {
+    var reason: String
+    var description: String { reason }
 }

@@ -1,8 +1,9 @@
 import Foundation
+import Layers
 import CZlib
 
 /// A read-only zip archive in memory (the `.lottie` container): stored and deflated entries,
-/// read through the central directory. Sizes are checked against `LottieLimits` before any
+/// read through the central directory. Sizes are checked against `SceneLimits.Lottie` before any
 /// entry is inflated.
 struct ZipArchive {
     struct Entry {
@@ -36,8 +37,8 @@ struct ZipArchive {
         guard eocd >= 0 else { throw Failure(description: "not a complete zip archive (no end of central directory)") }
         let count = u16(eocd + 10)
         let directorySize = u32(eocd + 12), directoryOffset = u32(eocd + 16)
-        guard count <= LottieLimits.maximumArchiveEntries else {
-            throw Failure(description: "archive has \(count) entries, over the \(LottieLimits.maximumArchiveEntries)-entry limit")
+        guard count <= SceneLimits.Lottie.maximumArchiveEntries else {
+            throw Failure(description: "archive has \(count) entries, over the \(SceneLimits.Lottie.maximumArchiveEntries)-entry limit")
         }
         guard directoryOffset + directorySize <= eocd else { throw Failure(description: "zip central directory is out of bounds") }
         var entries: [Entry] = []
@@ -58,8 +59,8 @@ struct ZipArchive {
 
     /// The bytes of an entry, inflated.
     func contents(of entry: Entry) throws(Failure) -> [UInt8] {
-        guard entry.size <= LottieLimits.maximumInflatedBytes else {
-            throw Failure(description: "\(entry.name) inflates to \(entry.size) bytes, over the \(LottieLimits.maximumInflatedBytes)-byte limit")
+        guard entry.size <= SceneLimits.Lottie.maximumInflatedBytes else {
+            throw Failure(description: "\(entry.name) inflates to \(entry.size) bytes, over the \(SceneLimits.Lottie.maximumInflatedBytes)-byte limit")
         }
         let h = entry.localHeaderOffset
         guard h + 30 <= bytes.count, bytes[h] == 0x50, bytes[h + 1] == 0x4B, bytes[h + 2] == 0x03, bytes[h + 3] == 0x04 else {

@@ -125,6 +125,12 @@ public struct DrawItem: Sendable, Equatable {
     /// Item space → its 3D rendering context (before the context is flattened into the target),
     /// set for items of `CATransformLayer` contexts: their depth order and splits are found there.
     public var depthTransform: CATransform3D?
+    /// How the item's colour combines with the target under it (`compositingFilter`, additive
+    /// particles); modes that read the backdrop see the target as drawn up to this item.
+    public var blendMode: BlendMode = .normal
+    /// Applied to the paint's colour, un-premultiplied, before coverage and blending (the
+    /// colour filters of `filters` and `backgroundFilters`).
+    public var colorMatrix: ColorMatrix?
 
     public init(layer: LayerLabel, role: String, transform: CATransform3D, rect: CGRect, paint: Paint, opacity: Float,
                 shape: RoundedShape? = nil, borderWidth: CGFloat? = nil, antialiasEdges: Bool = false,
@@ -144,6 +150,16 @@ public struct RenderPass: Sendable, Equatable {
     public var purpose: String
     public var clearColor: PremultipliedColor
     public var items: [DrawItem]
+    /// Instead of starting cleared, the pass starts with the pixels of this earlier pass and
+    /// draws on into them (that pass is not read after this one starts). A pass is split this
+    /// way where a layer with `backgroundFilters` needs what was drawn so far.
+    public var startsFrom: Int?
+
+    public init(id: Int, width: Int, height: Int, purpose: String, clearColor: PremultipliedColor, items: [DrawItem],
+                startsFrom: Int? = nil) {
+        self.id = id; self.width = width; self.height = height; self.purpose = purpose
+        self.clearColor = clearColor; self.items = items; self.startsFrom = startsFrom
+    }
 }
 
 /// Everything a backend needs to draw one frame: passes in execution order, the last one being
@@ -152,9 +168,34 @@ public struct RenderPlan: Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var passes: [RenderPass]
+    /// Offscreen pixels the frame needs besides the frame itself: every offscreen pass and every
+    /// content raster (shape, text, shadow path), each with the layer that asks for it.
+    public var offscreen: [OffscreenArea] = []
+
+    /// A plan of `passes`, the last one drawing the `width`×`height` frame.
+    public init(width: Int, height: Int, passes: [RenderPass], offscreen: [OffscreenArea] = []) {
+        self.width = width; self.height = height; self.passes = passes; self.offscreen = offscreen
+    }
 
     /// The pass that produces the frame.
     public var framePass: RenderPass { passes[passes.count - 1] }
+
+    /// The sum of `offscreen` (a frame's figure in the scene's budget).
+    public var offscreenPixels: Int { offscreen.reduce(0) { $0.addingReportingOverflow($1.pixels).partialValue } }
+}
+
+/// An offscreen image one layer needs for a frame.
+public struct OffscreenArea: Sendable, Equatable {
+    public var layer: LayerLabel
+    /// `group opacity`, `masksToBounds`, `shadow`, `path`, `text` …
+    public var purpose: String
+    public var width: Int
+    public var height: Int
+    public var pixels: Int { width * height }
+
+    public init(layer: LayerLabel, purpose: String, width: Int, height: Int) {
+        self.layer = layer; self.purpose = purpose; self.width = width; self.height = height
+    }
 }
 
 extension DrawItem {

@@ -28,6 +28,10 @@ public struct RenderPlanBuilder {
     /// output, as the root of a scene is (default); false draws the root's bounds space at the
     /// output's origin, as `CALayer.render(in:)` draws a layer into a context.
     public var placesRoot = true
+    /// Which way y grows in the output (default `topLeft`); `bottomLeft` draws the tree in Core
+    /// Animation's unflipped space, as AVFoundation's export tool does, with contents and text
+    /// still upright.
+    public var origin = OutputOrigin.topLeft
 
     public init(width: Int, height: Int, scale: CGFloat = 1, background: CGColor? = nil,
                 contentRasterizer: ContentRasterizer? = nil) {
@@ -43,23 +47,31 @@ public struct RenderPlanBuilder {
                 if let image = frameInputs[tree.layers[i].layerID] { tree.layers[i].properties.contents = ContentsValue(image: image) }
             }
         }
-        var walk = Walk(tree: tree, maximumPassSide: maximumPassSide, rasterizer: contentRasterizer, stopwatch: stopwatch)
-        walk.targetSize = CGSize(width: width, height: height)
+        var walk = Walk(tree: tree, maximumPassSide: maximumPassSide, rasterizer: contentRasterizer, stopwatch: stopwatch,
+                        flipsOutput: origin == .bottomLeft)
+        let clear = background.map(PremultipliedColor.init) ?? .clear
+        walk.target = Walk.PassTarget(width: width, height: height, purpose: "frame", clearColor: clear)
         var items: [DrawItem] = []
         if !tree.layers.isEmpty {
-            let toOutput = CATransform3DMakeScale(scale, scale, 1)
+            var toOutput = CATransform3DMakeScale(scale, scale, 1)
+            if origin == .bottomLeft {
+                // y ↦ height − y in output pixels: the tree's y = 0 is the bottom row.
+                toOutput = toOutput.concatenating(CATransform3D(m11: 1, m12: 0, m13: 0, m14: 0, m21: 0, m22: -1, m23: 0, m24: 0,
+                                                                m31: 0, m32: 0, m33: 1, m34: 0,
+                                                                m41: 0, m42: CGFloat(height), m43: 0, m44: 1))
+            }
             walk.draw(0, toTarget: placesRoot ? tree.layers[0].transformToParent.concatenating(toOutput) : toOutput,
                       opacity: 1, into: &items)
         }
         let frame = RenderPass(id: walk.passes.count, width: width, height: height, purpose: "frame",
-                               clearColor: background.map(PremultipliedColor.init) ?? .clear, items: items)
+                               clearColor: clear, items: items, startsFrom: walk.target.startsFrom)
         var passes = walk.passes + [frame]
         for p in passes.indices {
             passes[p].items = passes[p].items.flatMap { item in
                 item.antialiasEdges ? [item.withAntialiasedEdges()] : item.splitAtCorners().map { maskingCorner($0, stopwatch) }
             }
         }
-        return RenderPlan(width: width, height: height, passes: passes)
+        return RenderPlan(width: width, height: height, passes: passes, offscreen: walk.offscreen)
     }
 
     /// A circular corner square of a split rounded background or border, drawn as its colour
@@ -101,10 +113,26 @@ public struct RenderPlanBuilder {
         /// The current layer's space → its 3D context, while drawing inside a `CATransformLayer`.
         var toContext: CATransform3D?
         let stopwatch: Stopwatch?
-        /// The pixel size of the target being drawn into (the frame, or the pass being filled).
-        var targetSize: CGSize = .zero
+        /// The pass the items being collected go to.
+        var target = PassTarget(width: 0, height: 0, purpose: "", clearColor: .clear, allowsBackdrop: false)
+        /// Given to every item drawn (a blend-mode layer drawn without a pass of its own,
+        /// additive particles).
+        var blendOverride: BlendMode?
+        /// Every offscreen pass and content raster made so far, with its layer (the budget's figure).
+        var offscreen: [OffscreenArea] = []
+        /// Whether the output is drawn y-up (`OutputOrigin.bottomLeft`), or the tree is a subtree
+        /// under an odd number of geometry flips: contents and text are then mirrored in their
+        /// layers (once more) to stay upright.
+        let flipsOutput: Bool
+        /// Whether the current target's space includes the output's y-up flip (the frame pass
+        /// does, offscreen passes do not): a mirrored target turns every layer's winding round,
+        /// which must not make single-sided layers face away.
+        var targetIsFlipped: Bool
 
-        init(tree: PresentationTree, maximumPassSide: Int, rasterizer: ContentRasterizer?, stopwatch: Stopwatch?) {
+        init(tree: PresentationTree, maximumPassSide: Int, rasterizer: ContentRasterizer?, stopwatch: Stopwatch?,
+             flipsOutput: Bool = false) {
+            self.flipsOutput = flipsOutput
+            targetIsFlipped = flipsOutput
             self.tree = tree
             labels = PresentedSubtree(tree)
             self.maximumPassSide = maximumPassSide
@@ -119,7 +147,7 @@ public struct RenderPlanBuilder {
             guard !p.isHidden, !layer.isMask else { return }
             let opacity = inherited * max(0, min(1, p.opacity))
             guard opacity > 0 else { return }
-            if !p.isDoubleSided, Self.facesAway(p.bounds, toTarget) { return }
+            if !p.isDoubleSided, Self.facesAway(p.bounds, toTarget) != targetIsFlipped { return }
             let isTransformLayer = p.content == .transformLayer
 
             // Shadow first (§11.3); a layer that masks to its bounds clips its own shadow away.
@@ -130,13 +158,27 @@ public struct RenderPlanBuilder {
                 appendTransition(index, from: old.tree, transition, toTarget: toTarget, opacity: opacity, into: &items)
                 return
             }
+            // Core Animation ignores filters on transform layers (§11.3).
+            let effects = isTransformLayer ? nil : LayerEffects(p)
+            if let effects, !effects.backdrop.isEmpty {
+                appendBackdrop(index, effects.backdrop, toTarget: toTarget, opacity: opacity, into: &items)
+            }
             let groupOpacity = p.opacity < 1 && p.allowsGroupOpacity && drawnItemCount(index, limit: 2) > 1
+            if let effects, !effects.filters.isEmpty || effects.blend.map({ _ in !drawsAsOneItem(index) }) == true {
+                isolate(index, effects, toTarget: toTarget, opacity: opacity, into: &items)
+                return
+            }
             if !isTransformLayer, p.masksToBounds || layer.mask != nil || groupOpacity {
                 isolate(index, toTarget: toTarget, opacity: opacity, purpose: p.masksToBounds ? "masksToBounds"
                             : layer.mask != nil ? "mask" : "group opacity", into: &items)
                 return
             }
+            // A blend-mode layer that draws one item blends that item: the same pixels as
+            // flattening it first, without a pass.
+            let outerBlend = blendOverride
+            if let blend = effects?.blend { blendOverride = blend }
             drawContent(index, toTarget: toTarget, opacity: opacity, into: &items)
+            blendOverride = outerBlend
         }
 
         func label(_ index: Int) -> LayerLabel { LayerLabel(tree: labels, index: index) }
@@ -146,6 +188,7 @@ public struct RenderPlanBuilder {
         func tagged(_ item: DrawItem, offset: CATransform3D? = nil) -> DrawItem {
             var item = item
             item.depthTransform = toContext.map { context in offset.map { $0.concatenating(context) } ?? context }
+            if let blendOverride { item.blendMode = blendOverride }
             if let tint = tree.layers[item.layer.index].tint, item.layer.tree === labels {
                 switch item.paint {
                 case .solid(let c): item.paint = .solid(c.tinted(by: tint))
@@ -179,6 +222,7 @@ public struct RenderPlanBuilder {
             }
             // A layer that draws itself shows its drawing as its contents.
             let drawn = layer.drawing.flatMap { rasterizer?.rasterize(.drawing($0), stopwatch: stopwatch)?.image }
+            if let drawn { offscreen.append(OffscreenArea(layer: path, purpose: "drawing", width: drawn.width, height: drawn.height)) }
             if !isTransformLayer, let image = drawn ?? p.contents.image {
                 appendContents(image, of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
             }
@@ -199,9 +243,13 @@ public struct RenderPlanBuilder {
                                              paint: .solid(PremultipliedColor(border)), opacity: opacity, shape: shape,
                                              borderWidth: p.borderWidth, antialiasEdges: p.allowsEdgeAntialiasing)))
             }
-            if isEmitter {
+            if case .emitter(let emitter) = p.content {
                 let particles = layer.sublayersInDrawingOrder.filter { tree.layers[$0].particle != nil }
+                // Additive particles add to what is below and to each other, in any order (§15.5).
+                let outerBlend = blendOverride
+                if emitter.renderMode == .additive { blendOverride = .addition }
                 drawSublayers(particles, of: index, toTarget: toTarget, opacity: opacity, into: &items)
+                blendOverride = outerBlend
             }
         }
 
@@ -241,131 +289,121 @@ public struct RenderPlanBuilder {
         }
 
         /// Renders the layer's subtree into its own pass (in its bounds space) and composites that.
+        /// The pass covers what the subtree draws (the bounds when it clips to them; sublayers and
+        /// paths may reach past them otherwise), of that only what the mask's content covers and
+        /// what can show in the target.
         mutating func isolate(_ index: Int, toTarget: CATransform3D, opacity: Float, purpose: String,
                               into items: inout [DrawItem]) {
             let layer = tree.layers[index]
             let p = layer.properties
-            // A pass covers what the subtree draws (sublayers and shapes may reach past the
-            // bounds unless they are clipped), and of that only what can reach the target: a
-            // layer far larger than the frame (a padded gradient) costs no more than the frame.
-            var drawn = p.masksToBounds ? p.bounds : extent(of: index, depth: 0)
-            // Nothing shows outside the mask's content.
-            if let mask = layer.mask, let maskBox = placedExtent(of: mask, depth: 0) { drawn = drawn.intersection(maskBox) }
-            if drawn.isNull { return }
-            // Without a plain 2D map to clip by, the pass keeps to the bounds, as it always did.
-            var bounds = Self.visiblePart(of: drawn, toTarget: toTarget, targetSize: targetSize) ?? p.bounds
-            guard bounds.width > 0, bounds.height > 0 else { return }
-            let side = CGFloat(maximumPassSide)
-            var passWidth: Int, passHeight: Int
-            var toPass: CATransform3D
-            if Self.targetGrid(toTarget, targetSize: targetSize) != nil,
-               (bounds.width * toTarget.m11).rounded(.up) + 2 <= side, (bounds.height * toTarget.m22).rounded(.up) + 2 <= side {
-                // Under a plain scale and move the pass takes the target's own pixels, so
-                // compositing it back resamples nothing.
-                let sx = toTarget.m11, sy = toTarget.m22, tx = toTarget.m41, ty = toTarget.m42
-                let x0 = (bounds.minX * sx + tx).rounded(.down), y0 = (bounds.minY * sy + ty).rounded(.down)
-                let x1 = (bounds.maxX * sx + tx).rounded(.up), y1 = (bounds.maxY * sy + ty).rounded(.up)
-                passWidth = Int(max(1, x1 - x0)); passHeight = Int(max(1, y1 - y0))
-                bounds = CGRect(x: (x0 - tx) / sx, y: (y0 - ty) / sy, width: CGFloat(passWidth) / sx, height: CGFloat(passHeight) / sy)
-                toPass = CATransform3DMakeTranslation(-bounds.minX, -bounds.minY, 0).concatenating(CATransform3DMakeScale(sx, sy, 1))
+            var region = p.masksToBounds ? p.bounds : contentExtent(index) ?? visibleRegion(toTarget, margin: 0) ?? p.bounds
+            if let mask = layer.mask, let covered = placedExtent(of: mask) { region = region.intersection(covered) }
+            guard !region.isNull, region.width > 0, region.height > 0,
+                  let visible = VisibleRegion.clip(region, toTarget: toTarget, target: samplingTarget) else { return }
+            let area: CGRect, passWidth: Int, passHeight: Int
+            if let aligned = targetAlignedPass(visible, toTarget: toTarget) {
+                (area, passWidth, passHeight) = aligned
             } else {
-                let density = Self.pixelDensity(toTarget, at: CGPoint(x: bounds.midX, y: bounds.midY))
-                passWidth = Int(min(side, max(1, (bounds.width * density).rounded(.up))))
-                passHeight = Int(min(side, max(1, (bounds.height * density).rounded(.up))))
-                toPass = CATransform3DMakeTranslation(-bounds.minX, -bounds.minY, 0)
-                    .concatenating(CATransform3DMakeScale(CGFloat(passWidth) / bounds.width, CGFloat(passHeight) / bounds.height, 1))
+                let density = Self.pixelDensity(toTarget, at: CGPoint(x: visible.midX, y: visible.midY))
+                (area, passWidth, passHeight) = clippedPassGeometry(region, visible: visible, density: density)
             }
-            var passItems: [DrawItem] = []
-            let ownContext = toContext
-            let outerSize = targetSize
-            targetSize = CGSize(width: passWidth, height: passHeight)
-            defer { targetSize = outerSize }
-            toContext = nil  // the pass is flat; only its composite lives in the 3D context
-            drawContent(index, toTarget: toPass, opacity: 1, into: &passItems)
-            let passID = passes.count
-            passes.append(RenderPass(id: passID, width: passWidth, height: passHeight, purpose: purpose,
-                                     clearColor: .clear, items: passItems))
-            var maskID: Int?
-            if let mask = layer.mask {
-                // The mask lives in the masked layer's space; its own opacity counts toward its alpha.
-                var maskItems: [DrawItem] = []
-                let m = tree.layers[mask]
-                if !m.properties.isHidden {
-                    let maskToPass = m.transformToParent.concatenating(toPass.flattened)
-                    drawContent(mask, toTarget: maskToPass, opacity: max(0, min(1, m.properties.opacity)), into: &maskItems)
-                }
-                toContext = nil
-                let id = passes.count
-                maskID = id
-                passes.append(RenderPass(id: id, width: passWidth, height: passHeight, purpose: "mask of \(tree.path(of: index))",
-                                         clearColor: .clear, items: maskItems))
+            let toPass = CATransform3DMakeTranslation(-area.minX, -area.minY, 0)
+                .concatenating(CATransform3DMakeScale(CGFloat(passWidth) / area.width, CGFloat(passHeight) / area.height, 1))
+            let passID = pass(width: passWidth, height: passHeight, purpose: purpose, owner: label(index)) { walk, passItems in
+                walk.drawContent(index, toTarget: toPass, opacity: 1, into: &passItems)
             }
+            let maskID = maskPass(of: index, toPass: toPass, width: passWidth, height: passHeight)
             let clip = p.masksToBounds
                 ? RoundedShape(rect: p.bounds, radius: p.cornerRadius, corners: RoundedCorners(p.maskedCorners), continuous: p.cornerCurve == .continuous)
                 : nil
-            toContext = ownContext
-            targetSize = outerSize
-            items.append(tagged(DrawItem(layer: label(index), role: "group", transform: toTarget, rect: bounds,
+            items.append(tagged(DrawItem(layer: label(index), role: "group", transform: toTarget, rect: area,
                                          paint: .pass(passID, source: CGRect(x: 0, y: 0, width: 1, height: 1)), opacity: opacity,
                                          shape: clip.flatMap { $0.isRounded ? $0 : nil }, antialiasEdges: p.allowsEdgeAntialiasing,
                                          maskPass: maskID)))
         }
 
-        /// The box (in the layer's space) that the layer and its sublayers draw into: its bounds,
-        /// a shape's path with its stroke, and each sublayer's box through its 2D placement (the
-        /// bounds alone where a placement is 3D or nesting is too deep to follow).
-        func extent(of index: Int, depth: Int) -> CGRect {
-            let layer = tree.layers[index]
-            let p = layer.properties
-            var box = p.bounds
-            if case .shape(let shape) = p.content, let path = shape.path, !path.isEmpty {
-                let pad = shape.strokeColor == nil ? 0 : shape.lineWidth * max(1, shape.miterLimit) / 2 + 1
-                box = box.union(path.boundingBox.insetBy(dx: -pad, dy: -pad))
+        /// The pass of layer `index`'s mask, drawn with `toPass` (the masked layer's space → the
+        /// pass); nil when the layer has no mask. Its own opacity counts toward its alpha.
+        mutating func maskPass(of index: Int, toPass: CATransform3D, width: Int, height: Int) -> Int? {
+            guard let mask = tree.layers[index].mask else { return nil }
+            let m = tree.layers[mask]
+            // Masks ignore compositing and background filters (§11.5): nothing may split this pass.
+            return pass(width: width, height: height, purpose: "mask of \(tree.path(of: index))", owner: label(index),
+                        allowsBackdrop: false) { walk, maskItems in
+                guard !m.properties.isHidden else { return }
+                let maskToPass = m.transformToParent.concatenating(toPass.flattened)
+                walk.drawContent(mask, toTarget: maskToPass, opacity: max(0, min(1, m.properties.opacity)), into: &maskItems)
             }
-            if p.shadowOpacity > 0 {
-                let r = p.shadowRadius * 3
-                box = box.union(box.offsetBy(dx: p.shadowOffset.width, dy: p.shadowOffset.height).insetBy(dx: -r, dy: -r))
-            }
-            guard depth < 64, !p.masksToBounds else { return box }
-            for child in layer.sublayersInDrawingOrder {
-                guard let placed = placedExtent(of: child, depth: depth + 1) else { return p.bounds.union(box) }
-                if !placed.isNull { box = box.union(placed) }
+        }
+
+        /// The target grown by what bilinear sampling reads beyond its edge, in its pixels.
+        var samplingTarget: CGRect {
+            CGRect(x: 0, y: 0, width: target.width, height: target.height)
+                .insetBy(dx: -VisibleRegion.samplingMargin, dy: -VisibleRegion.samplingMargin)
+        }
+
+        /// The pass that draws the part `visible` of `rect` at `density` target pixels per point:
+        /// the texels of a pass of all of `rect` that cover `visible`, so that a clipped pass
+        /// samples exactly as the whole one would. At most `maximumPassSide` a side (coarser beyond).
+        func clippedPassGeometry(_ rect: CGRect, visible: CGRect, density: CGFloat) -> (rect: CGRect, width: Int, height: Int) {
+            let side = CGFloat(maximumPassSide)
+            let columns = max(1, (rect.width * density).rounded(.up)), rows = max(1, (rect.height * density).rounded(.up))
+            guard visible != rect else { return (rect, Int(min(side, columns)), Int(min(side, rows))) }
+            let texel = CGSize(width: rect.width / columns, height: rect.height / rows)
+            let part = VisibleRegion.snapped(visible, origin: rect.origin, step: texel).intersection(rect)
+            guard !part.isNull, part.width > 0, part.height > 0 else { return (rect, Int(min(side, columns)), Int(min(side, rows))) }
+            return (part, Int(min(side, max(1, (part.width / texel.width).rounded()))),
+                    Int(min(side, max(1, (part.height / texel.height).rounded()))))
+        }
+
+        /// Under a plain scale and move (`toTarget`), the pass over `visible` made of the target's
+        /// own pixels, so that compositing it copies pixels one to one; nil under other maps or
+        /// past `maximumPassSide`.
+        func targetAlignedPass(_ visible: CGRect, toTarget m: CATransform3D) -> (rect: CGRect, width: Int, height: Int)? {
+            let sx = m.m11, sy = m.m22, tx = m.m41, ty = m.m42
+            // The plane z = 0 maps through m11…m42 alone when there is no perspective (z terms may be anything).
+            guard sx > 0, sy > 0, sx <= 64, sy <= 64, abs(m.m12) <= 1e-9 * sx, abs(m.m21) <= 1e-9 * sy,
+                  abs(m.m14) <= 1e-12, abs(m.m24) <= 1e-12, abs(m.m44 - 1) <= 1e-12 else { return nil }
+            let x0 = (visible.minX * sx + tx).rounded(.down), y0 = (visible.minY * sy + ty).rounded(.down)
+            let x1 = (visible.maxX * sx + tx).rounded(.up), y1 = (visible.maxY * sy + ty).rounded(.up)
+            let side = CGFloat(maximumPassSide)
+            guard x1 > x0, y1 > y0, x1 - x0 <= side, y1 - y0 <= side else { return nil }
+            return (CGRect(x: (x0 - tx) / sx, y: (y0 - ty) / sy, width: (x1 - x0) / sx, height: (y1 - y0) / sy), Int(x1 - x0), Int(y1 - y0))
+        }
+
+        /// What a mask (or any sublayer) draws, in its parent's space; nil where that is unbounded.
+        func placedExtent(of child: Int) -> CGRect? {
+            guard let own = contentExtent(child) else { return nil }
+            guard !own.isNull else { return .null }
+            let m = tree.layers[child].transformToParent.flattened
+            var box = CGRect.null
+            for corner in [CGPoint(x: own.minX, y: own.minY), CGPoint(x: own.maxX, y: own.minY),
+                           CGPoint(x: own.minX, y: own.maxY), CGPoint(x: own.maxX, y: own.maxY)] {
+                let h = m.transform(x: corner.x, y: corner.y)
+                guard h.w > 1e-6 else { return nil }
+                box = box.union(CGRect(x: h.x / h.w, y: h.y / h.w, width: 0, height: 0))
             }
             return box
         }
 
-        /// A sublayer's (or mask's) extent in its parent's space; nil when its placement is 3D.
-        func placedExtent(of child: Int, depth: Int) -> CGRect? {
-            let t = tree.layers[child].transformToParent
-            guard t.m14 == 0, t.m24 == 0, t.m44 == 1, t.m13 == 0, t.m23 == 0 else { return nil }
-            let e = extent(of: child, depth: depth)
-            guard !e.isNull, e.width.isFinite, e.height.isFinite else { return .null }
-            let corners = [CGPoint(x: e.minX, y: e.minY), CGPoint(x: e.maxX, y: e.minY),
-                           CGPoint(x: e.minX, y: e.maxY), CGPoint(x: e.maxX, y: e.maxY)].map { q in
-                CGPoint(x: q.x * t.m11 + q.y * t.m21 + t.m41, y: q.x * t.m12 + q.y * t.m22 + t.m42)
-            }
-            let xs = corners.map(\.x), ys = corners.map(\.y)
-            return CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
-        }
-
-        /// The part of `bounds` whose image can land in the target (a pixel of margin kept for
-        /// filtering); nil when the transform is not a plain 2D map or no target is known.
-        static func visiblePart(of bounds: CGRect, toTarget t: CATransform3D, targetSize: CGSize) -> CGRect? {
-            // Points of the layer's plane (z = 0) map through m11 m12 m21 m22 m41 m42 when there
-            // is no perspective; flattened matrices qualify too.
-            guard targetSize.width > 0, targetSize.height > 0, t.m14 == 0, t.m24 == 0, t.m44 == 1 else { return nil }
-            let det = t.m11 * t.m22 - t.m12 * t.m21
-            guard abs(det) > 1e-12 else { return nil }
-            let target = CGRect(x: -2, y: -2, width: targetSize.width + 4, height: targetSize.height + 4)
-            let corners = [CGPoint(x: target.minX, y: target.minY), CGPoint(x: target.maxX, y: target.minY),
-                           CGPoint(x: target.minX, y: target.maxY), CGPoint(x: target.maxX, y: target.maxY)].map { c in
-                let x = c.x - t.m41, y = c.y - t.m42
-                return CGPoint(x: (x * t.m22 - y * t.m21) / det, y: (y * t.m11 - x * t.m12) / det)
-            }
-            let xs = corners.map(\.x), ys = corners.map(\.y)
-            let seen = CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
-            let visible = bounds.intersection(seen)
-            return visible.isNull ? .zero : visible
+        /// The pass being built while `body` collects its items: backdrop filters inside may
+        /// split it (`RenderPass.startsFrom`); the 3D context and blend override stop at it.
+        /// Counted as `owner`'s offscreen image.
+        mutating func pass(width: Int, height: Int, purpose: String, owner: LayerLabel, clearColor: PremultipliedColor = .clear,
+                           allowsBackdrop: Bool = true, _ body: (inout Walk, inout [DrawItem]) -> Void) -> Int {
+            let outer = (target, toContext, blendOverride, targetIsFlipped)
+            target = PassTarget(width: width, height: height, purpose: purpose, clearColor: clearColor, allowsBackdrop: allowsBackdrop)
+            toContext = nil
+            blendOverride = nil
+            targetIsFlipped = false  // a pass is drawn in its layer's own (unmirrored) space
+            var items: [DrawItem] = []
+            body(&self, &items)
+            let id = passes.count
+            passes.append(RenderPass(id: id, width: width, height: height, purpose: purpose, clearColor: clearColor,
+                                     items: items, startsFrom: target.startsFrom))
+            offscreen.append(OffscreenArea(layer: owner, purpose: purpose, width: width, height: height))
+            (target, toContext, blendOverride, targetIsFlipped) = outer
+            return id
         }
 
         /// Sublayers of a transform layer share its 3D space: farthest (smallest z) first, z measured

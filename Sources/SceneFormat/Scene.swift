@@ -22,22 +22,25 @@ public struct Scene {
     public var video: VideoBinding?
     /// Where the scene was read from.
     public var fileURL: URL?
+    /// The scene's budget: the defaults, or lower figures its `"limits"` asked for.
+    public var limits: SceneLimits.Budget = .standard
+    /// What the loader accepted but the author likely did not mean (keyTimes Core Animation
+    /// ignores), one line each in the `file:line:column: path: reason` form.
+    public var warnings: [SceneProblem] = []
     /// Seconds at which a whole-file export begins (a Lottie animation's first frame, `ip / fr`);
     /// single frames are always placed by absolute time.
     public var startTime: Double = 0
     /// The root's size in points when it is not a whole number of pixels at `scale` (a Lottie
     /// composition of 100 × 58.84): fitting to an output size uses it instead of `width`×`height`.
     public var pointSize: CGSize?
-    /// Features of the source that are not drawn, one line each, to show the user.
-    public var warnings: [String] = []
 
-    /// A scene of `width`×`height` pixels at scale 1 around `root`.
+    /// A scene of `width`×`height` pixels at `scale` around `root`.
     public init(width: Int, height: Int, scale: Double = 1, framesPerSecond: Double, duration: Double? = nil,
                 background: CGColor? = nil, root: CALayer, assets: [String: SceneAsset] = [:], video: VideoBinding? = nil,
-                fileURL: URL? = nil) {
+                fileURL: URL? = nil, limits: SceneLimits.Budget = .standard) {
         self.width = width; self.height = height; self.scale = scale; self.framesPerSecond = framesPerSecond
         self.duration = duration; self.background = background; self.root = root; self.assets = assets
-        self.video = video; self.fileURL = fileURL
+        self.video = video; self.fileURL = fileURL; self.limits = limits
     }
 
     /// The scale that fits the scene into `width`×`height` pixels, drawn from the top-left.
@@ -76,15 +79,15 @@ public struct VideoBinding: Sendable {
 }
 
 /// Makes scene-file layers of a type that a later stage knows (`{"type": "lottie", "source": …}`):
-/// `make` builds the layer from the file `source` names, before the layer's own properties are
-/// read; `finish` runs after them (to lay out for the final bounds).
+/// `make` builds the layer from the file `source` names (resolved and confined as assets are),
+/// with warnings about what it leaves out, before the layer's own properties are read; `finish`
+/// runs after them (to lay out for the final bounds).
 public struct SceneLayerImporter: Sendable {
-    public var requiredKeys: [String]
-    public var make: @Sendable (URL) throws(SceneLoadError) -> CALayer
+    public var make: @Sendable (URL) throws(SceneLoadError) -> (layer: CALayer, warnings: [SceneProblem])
     public var finish: @Sendable (CALayer) -> Void
 
-    public init(requiredKeys: [String], make: @escaping @Sendable (URL) throws(SceneLoadError) -> CALayer,
+    public init(make: @escaping @Sendable (URL) throws(SceneLoadError) -> (layer: CALayer, warnings: [SceneProblem]),
                 finish: @escaping @Sendable (CALayer) -> Void = { _ in }) {
-        self.requiredKeys = requiredKeys; self.make = make; self.finish = finish
+        self.make = make; self.finish = finish
     }
 }

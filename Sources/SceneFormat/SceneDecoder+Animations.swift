@@ -109,6 +109,10 @@ extension SceneDecoder {
             fail(keyPathNode, r.path("keyPath"), "key path \"\(keyPath)\" does not apply to a layer of type \"\(layer.properties.content.typeName)\"")
             return nil
         }
+        if let problem = filterInputProblem(parsed, layer: layer) {
+            fail(keyPathNode, r.path("keyPath"), "key path \"\(keyPath)\": \(problem)")
+            return nil
+        }
         var valueFunction: CAValueFunction?
         if let n = r["valueFunction"], let name = choice(n, r.path("valueFunction"), ["rotateX", "rotateY", "rotateZ", "scale", "scaleX", "scaleY", "scaleZ", "translate", "translateX", "translateY", "translateZ"]) {
             if parsed.kind != .transform {
@@ -149,6 +153,14 @@ extension SceneDecoder {
             if let n = r["rotationMode"], let v = choice(n, r.path("rotationMode"), ["auto", "autoReverse"]) {
                 if !r.has("path") { fail(n, r.path("rotationMode"), "rotationMode needs a \"path\"") }
                 keyframe.rotationMode = CAAnimationRotationMode(rawValue: v)
+            }
+            // Key times that do not fit are ignored by Core Animation (§4.1, E68): a warning, not an error.
+            if let n = r["keyTimes"], let given = keyframe.keyTimes?.map(\.doubleValue) {
+                let count = keyframe.path.map { $0.segments.count + 1 } ?? keyframe.values?.count ?? 0
+                if count > 0, let reason = KeyTimes.resolve(given, mode: keyframe.calculationMode, count: count,
+                                                           alongPath: keyframe.path != nil).ignored {
+                    warn(n, r.path("keyTimes"), reason)
+                }
             }
             animation = keyframe
         default:
@@ -208,6 +220,10 @@ extension SceneDecoder {
             guard let items = array(node, path) else { return nil }
             let colors = items.enumerated().compactMap { color($1, "\(path)[\($0)]", nullable: false) ?? nil }
             return colors.count == items.count ? colors : nil
+        case .filter:
+            return compositingFilter(node, path) as Any?
+        case .filters:
+            return filterList(node, path)
         }
     }
 }

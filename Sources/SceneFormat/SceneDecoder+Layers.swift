@@ -96,10 +96,12 @@ extension SceneDecoder {
             return nil
         }
         guard let relative = string(sourceNode, reader.path("source")) else { return nil }
-        let url = relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : baseDirectory.appendingPathComponent(relative)
+        guard let url = assetURL(relative, sourceNode, reader.path("source")) else { return nil }
         let layer: CALayer
         do {
-            layer = try importer.make(url)
+            let made = try importer.make(url)
+            layer = made.layer
+            for warning in made.warnings { warn(warning) }
         } catch {
             for problem in error.problems {
                 var p = problem
@@ -181,6 +183,7 @@ extension SceneDecoder {
         if let n = r["shadowPath"] {
             if case .null = n.value { layer.shadowPath = nil } else if let p = path(n, r.path("shadowPath")) { layer.shadowPath = p }
         }
+        filterProperties(r, layer)
         if let n = r["speed"], let v = number(n, r.path("speed"), in: -1e6...1e6) { layer.speed = Float(v) }
         if let n = r["timeOffset"], let v = number(n, r.path("timeOffset")) { layer.timeOffset = v }
         if let n = r["beginTime"], let v = number(n, r.path("beginTime")) { layer.beginTime = v }
@@ -279,6 +282,11 @@ extension SceneDecoder {
         if let n = r["locations"], let items = array(n, r.path("locations")) {
             let values = items.enumerated().compactMap { number($1, "\(r.path("locations"))[\($0)]") }
             if values.count == items.count { layer.locations = values.map { NSNumber(value: $0) } }
+            // What Core Animation draws then is not known (ignored, or nothing): refused (§15.2).
+            if let colors = r["colors"].flatMap({ node -> [JSONNode]? in if case .array(let c) = node.value { c } else { nil } }),
+               colors.count != items.count {
+                fail(n, r.path("locations"), "\(items.count) location\(items.count == 1 ? "" : "s") for \(colors.count) colour\(colors.count == 1 ? "" : "s") (give one location per colour, or none)")
+            }
         }
         if let n = r["startPoint"], let v = point(n, r.path("startPoint")) { layer.startPoint = v }
         if let n = r["endPoint"], let v = point(n, r.path("endPoint")) { layer.endPoint = v }

@@ -1,5 +1,6 @@
 import XCTest
 import Foundation
+import Layers
 @testable import LottieImport
 import SceneFormat
 
@@ -53,16 +54,16 @@ final class LottieErrorTests: XCTestCase {
         XCTAssertTrue(p.contains { $0.contains("w: 1000000000 is outside 0…16384") }, "\(p)")
         // More layers than the limit: refused at the first one over, by count.
         let layer = #"{"ty": 3, "ip": 0, "op": 1}"#
-        let many = Array(repeating: layer, count: LottieLimits.maximumLayers + 1).joined(separator: ",")
+        let many = Array(repeating: layer, count: SceneLimits.Lottie.maximumLayers + 1).joined(separator: ",")
         p = problems("{\(head), \"layers\": [\(many)]}")
         XCTAssertEqual(p.count, 1, "\(p.prefix(3))")
-        XCTAssertTrue(p[0].contains("layers[\(LottieLimits.maximumLayers)]: more than \(LottieLimits.maximumLayers) layers in the file"), p[0])
+        XCTAssertTrue(p[0].contains("layers[\(SceneLimits.Lottie.maximumLayers)]: more than \(SceneLimits.Lottie.maximumLayers) layers in the file"), p[0])
         // Shape groups nested too deep.
         var shapes = #"{"ty": "rc"}"#
-        for _ in 0..<(LottieLimits.maximumNesting + 1) { shapes = "{\"ty\": \"gr\", \"it\": [\(shapes)]}" }
+        for _ in 0..<(SceneLimits.Lottie.maximumNesting + 1) { shapes = "{\"ty\": \"gr\", \"it\": [\(shapes)]}" }
         p = problems("{\(head), \"layers\": [{\"ty\": 4, \"ip\": 0, \"op\": 30, \"shapes\": [\(shapes)]}]}")
         XCTAssertEqual(p.count, 1, "\(p)")
-        XCTAssertTrue(p[0].contains("shape groups nested deeper than \(LottieLimits.maximumNesting)"), p[0])
+        XCTAssertTrue(p[0].contains("shape groups nested deeper than \(SceneLimits.Lottie.maximumNesting)"), p[0])
     }
 
     func testBadEmbeddedImage() {
