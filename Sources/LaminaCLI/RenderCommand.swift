@@ -202,10 +202,11 @@ enum RenderCommand {
         return 0
     }
 
-    /// The scene file, its assets confined unless `--allow-assets-outside`.
+    /// The scene or Lottie file (told apart by content), its assets confined unless
+    /// `--allow-assets-outside`.
     static func loadScene(_ file: String, _ args: Arguments) throws(JobFailure) -> Scene {
         do {
-            return try SceneLoader.load(contentsOf: URL(fileURLWithPath: file),
+            return try LottieImporter.loadScene(contentsOf: URL(fileURLWithPath: file),
                                         options: SceneLoadOptions(allowsAssetsOutsideFolder: args.flags.contains("--allow-assets-outside")))
         } catch {
             throw JobFailure(description: error.description)
