@@ -13,7 +13,7 @@ struct ShapeBuilder {
         if let repeaterItem = items.first(where: { if case .repeater = $0.kind { true } else { false } }),
            case .repeater(let repeater) = repeaterItem.kind {
             if repeater.copies.isAnimated { tree.warn("animated repeater copies (the first value is drawn, as lottie-ios does)") }
-            let copies = max(0, min(1000, Int(repeater.copies.first.first ?? 1)))
+            let copies = Self.copies(repeater)
             let rest = items.filter { if case .repeater = $0.kind { false } else { true } }
             for index in 0..<copies {
                 for group in groupLayers(rest, isTop: true, bounds: bounds) {
@@ -33,6 +33,28 @@ struct ShapeBuilder {
             return
         }
         for group in groupLayers(items, isTop: true, bounds: bounds) { layer.addSublayer(group) }
+    }
+
+    /// The copies a repeater draws: its first value, at most 1000.
+    static func copies(_ repeater: LottieRepeater) -> Int {
+        let first = repeater.copies.first.first ?? 1
+        return first.isFinite ? Int(min(1000, max(0, first))) : 0   // clamped before converting: Int(1e300) traps
+    }
+
+    /// At most the layers `build(_:in:bounds:)` makes of `items` (a group layer per group, at
+    /// most two per other item, for each copy of a repeater), for the limit checked before it.
+    static func layerBound(_ items: [LottieShapeItem]) -> Int {
+        func count(_ items: [LottieShapeItem]) -> Int {
+            items.reduce(0) { n, item in
+                if case .group(let children) = item.kind { return n + 1 + count(children) }
+                return n + 2
+            }
+        }
+        let repeater = items.lazy.compactMap { item -> LottieRepeater? in
+            if case .repeater(let r) = item.kind { return r }
+            return nil
+        }.first
+        return (repeater.map(copies) ?? 1) * count(items)
     }
 
     /// A layer per group, back to front; items beside the groups that draw no path (a fill or
@@ -312,7 +334,7 @@ struct ShapeBuilder {
                 ns = ns.map { $0 + abs(low) * 100 }
                 ne = ne.map { $0 + abs(low) * 100 }
             }
-            multiplier = max(1, min(100, Int(abs(high) + abs(low))))
+            multiplier = max(1, Int(min(100, abs(high) + abs(low))))   // clamped before converting: Int(1e300) traps
             s = ns; e = ne
         }
         let m = Double(multiplier)

@@ -108,6 +108,26 @@ final class LottieErrorTests: XCTestCase {
         XCTAssertTrue(p.contains { $0.contains("layers[0].shapes[0].ks.k") && $0.contains("\(SceneLimits.Lottie.maximumVertices + 1) vertices, over the") }, "\(p)")
     }
 
+    func testRepeatedShapesAreCountedBeforeBuilding() {
+        // 1000 copies of 60 rectangles: over the built-layer limit, refused before any is made.
+        let rects = Array(repeating: #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [4, 4]}}"#, count: 60).joined(separator: ",")
+        let repeater = #"{"ty": "rp", "c": {"a": 0, "k": 1000}, "o": {"a": 0, "k": 0}, "tr": {"p": {"a": 0, "k": [1, 0]}}}"#
+        let fill = #"{"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}}"#
+        var p = problems("{\(head), \"layers\": [{\"ty\": 4, \"ip\": 0, \"op\": 30, \"shapes\": [\(rects), \(fill), \(repeater)]}]}")
+        XCTAssertEqual(p, ["bad.json: layers[0].shapes: more than \(SceneLimits.Lottie.maximumBuiltLayers) layers once precomps and repeaters are expanded"])
+        // Copies written as a number too large for an integer are clamped (1000), not a trap.
+        let huge = #"{"ty": "rp", "c": {"a": 0, "k": 1e300}, "tr": {}}"#
+        p = problems("{\(head), \"layers\": [{\"ty\": 4, \"ip\": 0, \"op\": 30, \"shapes\": [\(rects), \(fill), \(huge)]}]}")
+        XCTAssertEqual(p.count, 1, "\(p)")
+    }
+
+    func testStarPointsAreLimited() {
+        let star = #"{"ty": "sr", "sy": 1, "pt": {"a": 0, "k": 1e12}, "p": {"a": 0, "k": [0, 0]}, "or": {"a": 0, "k": 10}, "ir": {"a": 0, "k": 5}}"#
+        let p = problems("{\(head), \"layers\": [{\"ty\": 4, \"ip\": 0, \"op\": 30, \"shapes\": [\(star)]}]}")
+        XCTAssertEqual(p.count, 1, "\(p)")
+        XCTAssertTrue(p[0].contains("layers[0].shapes[0].pt: 1000000000000 points, over the 50000-point limit"), p[0])
+    }
+
     // MARK: .lottie archives: sizes checked from the zip directory, before anything is inflated
 
     /// A zip archive of `entries` (name, bytes, method, claimed size), built by hand so that the
