@@ -136,6 +136,13 @@ extension PassRasterizer {
             if let factors { return PackedSpans.multiply(c, factors) }
             return fade < 256 ? PackedSpans.scale(c, fade) : c
         }
+        if let (ox, oy) = Self.texelOffset(u: u, v: v, d: d) {
+            return drawTexels(item, texels: texels, mask: maskTexels, width: textureWidth, height: textureHeight, offset: (ox, oy),
+                              rows: rows, claiming: claiming, sample: { c in
+                                  if let factors { return PackedSpans.multiply(c, factors) }
+                                  return fade < 256 ? PackedSpans.scale(c, fade) : c
+                              })
+        }
         for y in rows {
             let span = item.polygon.span(row: y)
             guard !span.isEmpty else { continue }
@@ -176,6 +183,56 @@ extension PassRasterizer {
                 }
                 x += n
                 (tu, tv) = (nu, nv)
+            }
+        }
+    }
+
+    /// The whole-texel offset (texel = pixel + offset) when pixel → texel space is a plain move
+    /// by whole texels (a raster made on the target's own pixels): every bilinear sample then
+    /// falls on a texel (weights 0, or 255/256 just short of the next one), and is that texel,
+    /// within one step of 8 bits. The scale may be off 1 by float rounding (1e-6: under 1/512
+    /// texel across the largest pass).
+    static func texelOffset(u: SIMD3<Float>, v: SIMD3<Float>, d: SIMD3<Float>) -> (Int, Int)? {
+        guard d.x == 0, d.y == 0, d.z > 0, u.y == 0, v.x == 0,
+              abs(u.x - d.z) <= 1e-6 * d.z, abs(v.y - d.z) <= 1e-6 * d.z else { return nil }
+        // Texel of pixel centre x + ½: x + ½ + u.z / d.z (the half texel is already in u.z).
+        let ox = 0.5 + u.z / d.z, oy = 0.5 + v.z / d.z
+        guard abs(ox) < 1_000_000, abs(oy) < 1_000_000 else { return nil }
+        let nx = ox.rounded(), ny = oy.rounded()
+        guard abs(ox - nx) < 1 / 512, abs(oy - ny) < 1 / 512 else { return nil }
+        return (Int(nx), Int(ny))
+    }
+
+    /// `drawTextured` for a texture placed on whole pixels: one texel read per pixel (clamped to
+    /// the edge as the bilinear sample is), transparent texels skipped when blending over.
+    @inline(__always)
+    func drawTexels(_ item: PreparedItem, texels: UnsafePointer<UInt64>, mask: UnsafePointer<UInt64>?, width tw: Int, height th: Int,
+                    offset: (Int, Int), rows: Range<Int>, claiming: Bool, sample: (UInt64) -> UInt64) {
+        let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
+        let order = item.order
+        for y in rows {
+            let span = item.polygon.span(row: y)
+            guard !span.isEmpty else { continue }
+            let ty = min(max(y + offset.1, 0), th - 1) * tw
+            let texelRow = texels + ty, maskRow = mask.map { $0 + ty }
+            let row = pixels + y * width
+            let ownerRow = owner.map { $0 + y * width }
+            for x in span {
+                let tx = min(max(x + offset.0, 0), tw - 1)
+                var c = texelRow[tx]
+                if let maskRow {
+                    let a = maskRow[tx] >> 48
+                    c = PackedSpans.scale(c, a + (a >> 7))
+                }
+                if let ownerRow {
+                    if claiming {
+                        if ownerRow[x] < 0 { row[x] = PackedSpans.narrow(sample(c)); ownerRow[x] = order }
+                        continue
+                    }
+                    if ownerRow[x] > order { continue }
+                }
+                if c == 0 { continue }   // source-over of nothing leaves the pixel as it is
+                row[x] = PackedSpans.over(sample(c), row[x])
             }
         }
     }
