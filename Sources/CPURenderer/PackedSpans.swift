@@ -136,17 +136,34 @@ extension PassRasterizer {
             if let factors { return PackedSpans.multiply(c, factors) }
             return fade < 256 ? PackedSpans.scale(c, fade) : c
         }
+        let extents = RowExtents(texture)
         if let (ox, oy) = Self.texelOffset(u: u, v: v, d: d) {
             return drawTexels(item, texels: texels, mask: maskTexels, width: textureWidth, height: textureHeight, offset: (ox, oy),
+                              extents: extents,
                               rows: rows, claiming: claiming, sample: { c in
                                   if let factors { return PackedSpans.multiply(c, factors) }
                                   return fade < 256 ? PackedSpans.scale(c, fade) : c
                               })
         }
+        // Under a plain scale and move a pixel row samples two texel rows: only the part of it
+        // whose samples can reach their non-transparent texels is drawn.
+        let axisAligned = d.x == 0 && d.y == 0 && d.z > 0 && u.y == 0 && v.x == 0 && u.x > 0 && v.y > 0
         for y in rows {
-            let span = item.polygon.span(row: y)
+            var span = item.polygon.span(row: y)
             guard !span.isEmpty else { continue }
             let py = Float(y) + 0.5
+            if axisAligned, let extents {
+                let tv = min(max((v.y * py + v.z) / d.z, -1_000_000), 1_000_000)
+                let iy = Int(tv.rounded(.down))
+                guard let (lo, hi) = extents.columns(rows: iy, iy + 1) else { continue }
+                // Pixel x samples texels ⌊tu⌋ and ⌊tu⌋ + 1, tu = ((x + ½)·u.x + u.z) / d.z; past
+                // the texture's edge the edge texels repeat, so an extent reaching it is kept open.
+                var x0 = span.lowerBound, x1 = span.upperBound
+                if lo > 0 { x0 = max(x0, Int(max(((Float(lo) - 1) * d.z - u.z) / u.x - 0.5, -1_000_000).rounded(.down)) - 1) }
+                if hi < textureWidth { x1 = min(x1, Int(min((Float(hi) * d.z - u.z) / u.x - 0.5, 1_000_000).rounded(.up)) + 2) }
+                guard x1 > x0 else { continue }
+                span = x0..<x1
+            }
             let u0 = u.y * py + u.z, v0 = v.y * py + v.z, d0 = d.y * py + d.z
             @inline(__always) func texel(_ x: Int) -> (Int32, Int32) {
                 let px = Float(x) + 0.5
@@ -207,12 +224,19 @@ extension PassRasterizer {
     /// the edge as the bilinear sample is), transparent texels skipped when blending over.
     @inline(__always)
     func drawTexels(_ item: PreparedItem, texels: UnsafePointer<UInt64>, mask: UnsafePointer<UInt64>?, width tw: Int, height th: Int,
-                    offset: (Int, Int), rows: Range<Int>, claiming: Bool, sample: (UInt64) -> UInt64) {
+                    offset: (Int, Int), extents: RowExtents?, rows: Range<Int>, claiming: Bool, sample: (UInt64) -> UInt64) {
         let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
         let order = item.order
         for y in rows {
-            let span = item.polygon.span(row: y)
+            var span = item.polygon.span(row: y)
             guard !span.isEmpty else { continue }
+            if let extents {
+                guard let (lo, hi) = extents.columns(rows: y + offset.1, y + offset.1) else { continue }
+                let x0 = lo > 0 ? max(span.lowerBound, lo - offset.0) : span.lowerBound
+                let x1 = hi < tw ? min(span.upperBound, hi - offset.0) : span.upperBound
+                guard x1 > x0 else { continue }
+                span = x0..<x1
+            }
             let ty = min(max(y + offset.1, 0), th - 1) * tw
             let texelRow = texels + ty, maskRow = mask.map { $0 + ty }
             let row = pixels + y * width
@@ -233,6 +257,31 @@ extension PassRasterizer {
                 }
                 if c == 0 { continue }   // source-over of nothing leaves the pixel as it is
                 row[x] = PackedSpans.over(sample(c), row[x])
+            }
+        }
+    }
+
+    /// A texture's `rowExtents`, read for rows clamped to it as samples are.
+    struct RowExtents {
+        let extents: UnsafeMutablePointer<Int32>
+        let height: Int
+
+        init?(_ texture: Texture) {
+            guard let extents = texture.rowExtents else { return nil }
+            self.extents = extents
+            height = texture.height
+        }
+
+        /// The columns holding anything in texel rows `a` and `b` (clamped), nil when neither does.
+        @inline(__always)
+        func columns(rows a: Int, _ b: Int) -> (Int, Int)? {
+            let ra = min(max(a, 0), height - 1), rb = min(max(b, 0), height - 1)
+            let a0 = Int(extents[2 * ra]), a1 = Int(extents[2 * ra + 1]), b0 = Int(extents[2 * rb]), b1 = Int(extents[2 * rb + 1])
+            switch (a1 > a0, b1 > b0) {
+            case (false, false): return nil
+            case (true, false): return (a0, a1)
+            case (false, true): return (b0, b1)
+            case (true, true): return (min(a0, b0), max(a1, b1))
             }
         }
     }
