@@ -5,7 +5,8 @@
 //   Geometry → Timing → Animation → Layers → SceneFormat (scene file → model)
 //   → Presentation (model at time t) → Rendering (render plan) → ImageIO, ContentRaster
 //   → GLRenderer | CPURenderer (plan → frame) → Export (frame clock, frame loop, sinks)
-//   → RenderTesting (snapshot assertions), Demo, Benchmarks → Lamina (umbrella) → LaminaCLI.
+//   → RenderTesting (snapshot assertions), Demo, Benchmarks, Preview (the `lamina preview` server)
+//   → Lamina (umbrella) → LaminaCLI.
 // C libraries are reached only through the `C*` system-library shims.
 import PackageDescription
 
@@ -36,6 +37,7 @@ let package = Package(
         .executableTarget(name: "ResourceEmbedder"),
         .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ResourceEmbedder"]),
         .plugin(name: "EmbedExamples", capability: .buildTool(), dependencies: ["ResourceEmbedder"]),
+        .plugin(name: "EmbedPreviewPage", capability: .buildTool(), dependencies: ["ResourceEmbedder"]),
         .target(name: "GLRenderer", dependencies: ["Geometry", "Timing", "Rendering", "CEGL"], plugins: ["EmbedShaders"]),
         // Optimised even in debug builds: the test suite renders every reftest with it.
         .target(name: "CPURenderer", dependencies: ["Geometry", "Timing", "Rendering"], swiftSettings: [.unsafeFlags(["-O"])]),
@@ -55,9 +57,13 @@ let package = Package(
                                                    "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer",
                                                    "Export", "Demo", "CEGL"],
                 plugins: ["EmbedShaders"]),
+        // `lamina preview`: a minimal loopback HTTP server, the scene's frames on demand, live reload;
+        // the page (Sources/Preview/Page) embedded at build time.
+        .target(name: "Preview", dependencies: ["Geometry", "Layers", "SceneFormat", "Presentation", "Rendering", "ImageIO", "Export"],
+                exclude: ["Page"], plugins: ["EmbedPreviewPage"]),
         .target(name: "Lamina", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
                                                "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Export"]),
-        .executableTarget(name: "LaminaCLI", dependencies: ["Lamina", "Demo", "Benchmarks"]),
+        .executableTarget(name: "LaminaCLI", dependencies: ["Lamina", "Demo", "Benchmarks", "Preview"]),
         .executableTarget(name: "ModelBenchmark", dependencies: ["Benchmarks"]),
         // Helpers shared by the test targets (pixel probes, temporary folders, scene loading).
         .target(name: "TestSupport", dependencies: ["Lamina"], path: "Tests/TestSupport"),
@@ -76,6 +82,7 @@ let package = Package(
         .testTarget(name: "ExportTests", dependencies: ["Lamina", "Demo", "TestSupport"]),
         .testTarget(name: "RenderTestingTests", dependencies: ["Lamina", "RenderTesting", "TestSupport"], exclude: ["__Snapshots__"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "TestSupport"]),
+        .testTarget(name: "PreviewTests", dependencies: ["Preview", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Resource limits, in one place (scene-format.md): checked before anything is allocated, by
-/// the scene loader, the image decoders, the presentation, the render plan and export.
+/// the scene loader, the image decoders, the presentation, the render plan, export and the
+/// preview server.
 public enum SceneLimits {
     /// Layers in a scene file.
     public static let maximumLayers = 100_000
@@ -25,4 +26,18 @@ public enum SceneLimits {
     public static let maximumFrames = 1_000_000
     /// Scene files larger than this are refused unread.
     public static let maximumFileBytes = 64 << 20
+
+    // `lamina preview`'s HTTP server.
+    /// Bytes of one request's line and headers (GET and HEAD carry no body).
+    public static let maximumRequestBytes = 16 << 10
+    /// Header lines of one request.
+    public static let maximumRequestHeaders = 64
+    /// Connections served at once; more are answered 503 and closed.
+    public static let maximumConnections = 32
+    /// Seconds a client may take to send one request's line and headers.
+    public static let requestReadTimeout = 10.0
+    /// Seconds a kept-alive connection may wait idle for its next request.
+    public static let connectionIdleTimeout = 15.0
+    /// Bytes of encoded frames the preview keeps (least recently used go first).
+    public static let maximumPreviewCacheBytes = 256 << 20
 }
