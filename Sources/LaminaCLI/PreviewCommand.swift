@@ -52,7 +52,7 @@ enum PreviewCommand {
             throw JobFailure(description: "\(error)")
         }
         server.start()
-        if let host, !["127.0.0.1", "localhost"].contains(host) {
+        if let host, host != "localhost", !host.hasPrefix("127.") {
             fail("warning: serving on \(host):\(server.port), not only on this machine's loopback: anyone who can reach "
                  + "that address can see the scene (the preview has no authentication)")
         }

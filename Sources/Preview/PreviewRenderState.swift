@@ -104,18 +104,11 @@ final class PreviewRenderState {
         return files
     }
 
-    /// The time of frame `index` of the current version.
-    func time(ofFrame index: Int) -> Double { output?.clock.time(ofFrame: index) ?? 0 }
-
-    /// The key of frame `index` in `view`, for the current version.
-    func key(frame index: Int, view: PreviewView) -> FrameKey {
-        FrameKey(version: version, time: time(ofFrame: index), view: view, width: output?.width ?? 0, height: output?.height ?? 0)
-    }
-
     /// Frame `index` of the current version drawn by `backend`.
     func image(frame index: Int, backend kind: BackendKind) -> Result<Image, PreviewError> {
         guard let scene, let output else { return .failure(.notLoaded) }
-        let key = key(frame: index, view: kind == .gpu ? .gpu : .cpu)
+        let key = FrameKey(version: version, time: output.clock.time(ofFrame: index), view: kind == .gpu ? .gpu : .cpu,
+                           width: output.width, height: output.height)
         if let hit = recent.first(where: { $0.key == key }) { return .success(hit.image) }
         let renderer: FrameRenderer
         switch makeRenderer(kind, output) {
@@ -174,7 +167,7 @@ final class PreviewRenderState {
     /// parent and its box in output pixels.
     func treeJSON(frame index: Int) -> Result<String, PreviewError> {
         guard let scene, let output else { return .failure(.notLoaded) }
-        let time = time(ofFrame: index)
+        let time = output.clock.time(ofFrame: index)
         let tree = PresentationTree.evaluate(scene.root, at: time)
         let inspect = PresentationJSON(imageName: scene.assetNamer()).line(for: tree)
         let parents = tree.layers.map { $0.parent.map(String.init) ?? "null" }.joined(separator: ", ")

@@ -1,5 +1,6 @@
 import Foundation
 import Presentation
+import Export
 
 /// What the page needs to know of the loaded scene version.
 public struct PreviewSceneInfo: Sendable, Equatable {
@@ -17,6 +18,14 @@ public struct PreviewSceneInfo: Sendable, Equatable {
     public var frameCount: Int
     /// Things the preview shows differently from a render (no duration given, a video not shown).
     public var notes: [String]
+
+    /// The version's frame clock.
+    public var clock: FrameClock { FrameClock(framesPerSecond: framesPerSecond) }
+
+    /// The cache key of frame `index` in `view`.
+    func key(frame index: Int, view: PreviewView) -> FrameKey {
+        FrameKey(version: version, time: clock.time(ofFrame: index), view: view, width: width, height: height)
+    }
 }
 
 /// The preview's state as the page polls it: the scene version it can show, and the last

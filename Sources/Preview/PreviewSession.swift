@@ -122,8 +122,8 @@ public final class PreviewSession: Sendable {
 
     /// Frame `frame` of scene version `version` in `view`, as PNG.
     public func frame(version: Int, frame: Int, view: PreviewView) -> Result<EncodedFrame, PreviewError> {
-        validate(version: version, frame: frame).flatMap { _ in
-            let keyed = thread.sync { [state] in state.value.key(frame: frame, view: view) }
+        validate(version: version, frame: frame).flatMap { info in
+            let keyed = info.key(frame: frame, view: view)
             if let png = frames[keyed] { return .success(EncodedFrame(png: png, version: version, frame: frame, time: keyed.time)) }
             let picture: Result<Image, PreviewError>
             if let backend = view.backend {
@@ -152,8 +152,8 @@ public final class PreviewSession: Sendable {
 
     /// How the GPU and CPU pictures of frame `frame` differ.
     public func comparison(version: Int, frame: Int) -> Result<Comparison, PreviewError> {
-        validate(version: version, frame: frame).flatMap { _ in
-            let keyed = thread.sync { [state] in state.value.key(frame: frame, view: .diff) }
+        validate(version: version, frame: frame).flatMap { info in
+            let keyed = info.key(frame: frame, view: .diff)
             if let known = comparisons.withLock({ $0[keyed] }) {
                 return .success(Comparison(version: version, frame: frame, time: keyed.time, difference: known))
             }

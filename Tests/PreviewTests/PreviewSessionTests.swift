@@ -120,6 +120,40 @@ final class PreviewSessionTests: XCTestCase {
         XCTAssertEqual(try decode(session.frame(version: 2, frame: 0, view: .cpu))[16, 24].b, 255)
     }
 
+    /// A scene composited over a video shows the video's frame n at frame n, as an export does,
+    /// whether frames come in order (one decoder running on) or not (a decoder started there).
+    func testAVideoSceneShowsTheInputFrameOfEachFrame() throws {
+        let folder = try TemporaryFolder(for: self)
+        let clip = folder.file("clip.mp4")
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        ffmpeg.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1",
+                            "-pix_fmt", "yuv420p", clip.path]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        XCTAssertEqual(ffmpeg.terminationStatus, 0)
+        let url = folder.file("scene.json")
+        try write("""
+            {"format": 1, "size": [64, 48], "fps": 10, "duration": 1, "assets": {"clip": "clip.mp4"},
+             "video": {"asset": "clip", "layer": "v"},
+             "root": {"name": "root", "sublayers": [{"type": "video", "name": "v", "frame": [0, 0, 64, 48]}]}}
+            """, to: url)
+        let session = PreviewSession(scene: url)
+        let scene = try SceneLoader.load(contentsOf: url)
+        let output = SceneOutput(scene: scene, size: nil)
+        let composition = try XCTUnwrap(output.videoComposition)
+        let info = try VideoInfo.probe(clip)
+        for frame in [2, 3, 1] {
+            let shown = try decode(session.frame(version: 1, frame: frame, view: .cpu))
+            let inputs = try VideoFrameInputs(composition, info: info, width: 64, height: 48, clock: output.clock, first: frame)
+            let expected = try output.makeRenderer(backend: .cpu).render(scene.root, at: output.clock.time(ofFrame: frame),
+                                                                         inputs: try inputs.images(forFrame: frame))
+            inputs.close()
+            XCTAssertEqual(shown, expected, "frame \(frame)")
+        }
+        XCTAssertNotEqual(try decode(session.frame(version: 1, frame: 2, view: .cpu)), try decode(session.frame(version: 1, frame: 3, view: .cpu)))
+    }
+
     func testAFileThatNeverLoadedReportsItsProblemAndServesNoFrame() throws {
         let folder = try TemporaryFolder(for: self)
         let url = folder.file("broken.json")

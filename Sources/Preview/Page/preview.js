@@ -17,6 +17,7 @@ const state = {
   tree: null,       // the last tree shown
   collapsed: new Set(),
   shownTimes: [],   // when frames were put on screen while playing (achieved fps)
+  shownCount: 0,    // frames put on screen while playing, ever
 };
 
 // ---------------------------------------------------------------- status and live reload
@@ -191,6 +192,7 @@ async function play() {
 }
 
 function countShown(now) {
+  state.shownCount++;
   const times = state.shownTimes;
   times.push(now);
   while (times.length > 2 && now - times[0] > 2000) times.shift();
