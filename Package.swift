@@ -2,11 +2,16 @@
 // Lamina: Core Animation's layer-and-animation model for Linux.
 //
 // Targets follow the pipeline, each importing only the stages before it:
-//   Geometry → Timing → Animation → Layers → SceneFormat (scene file → model)
+//   Geometry → Drawing → Timing → Animation → Layers → SceneFormat (scene file → model)
 //   → Presentation (model at time t) → Rendering (render plan) → ImageIO, ContentRaster
-//   → GLRenderer | CPURenderer (plan → frame) → Export (frame clock, frame loop, sinks)
+//   → UIGraphics → GLRenderer | CPURenderer (plan → frame) → Export (frame clock, frame loop, sinks)
 //   → RenderTesting (snapshot assertions), Demo, Benchmarks, Preview (the `lamina preview` server)
 //   → Lamina (umbrella) → LaminaCLI.
+// Core Graphics drawing sits early: Geometry holds its value types (CGColorSpace, CGGradient,
+// bitmap info), Drawing the cairo-backed `CGContext`, so that layers can draw themselves
+// (`CALayer.draw(in:)`) and the render plan can ask them to. Text drawing into a context
+// (`NSAttributedString.draw`) lives with the Pango text code in ContentRaster; `UIImage` and the
+// image renderers need image files, so they come after ImageIO, in UIGraphics.
 // C libraries are reached only through the `C*` system-library shims.
 import PackageDescription
 
@@ -20,18 +25,21 @@ let package = Package(
     ],
     targets: [
         .target(name: "Geometry"),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .target(name: "Drawing", dependencies: ["Geometry", "CCairo"]),
         .target(name: "Timing"),
         .target(name: "Animation", dependencies: ["Geometry", "Timing"]),
-        .target(name: "Layers", dependencies: ["Geometry", "Timing", "Animation"]),
+        .target(name: "Layers", dependencies: ["Geometry", "Drawing", "Timing", "Animation"]),
         .target(name: "SceneFormat", dependencies: ["Geometry", "Timing", "Animation", "Layers"]),
         .target(name: "Presentation", dependencies: ["Geometry", "Timing", "Animation", "Layers"]),
         .target(name: "Rendering", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation"]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(name: "ImageIO", dependencies: ["Geometry", "Layers", "Rendering", "CPNG", "CTurboJPEG"]),
-        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
-        .target(name: "ContentRaster", dependencies: ["Geometry", "Timing", "Layers", "Rendering", "CCairo", "CPangoCairo"]),
+        .target(name: "ContentRaster", dependencies: ["Geometry", "Drawing", "Timing", "Layers", "Rendering", "CCairo", "CPangoCairo"]),
+        // UIKit's image conveniences: UIImage, UIGraphicsImageRenderer, image contexts.
+        .target(name: "UIGraphics", dependencies: ["Geometry", "Drawing", "Rendering", "ImageIO"]),
         .systemLibrary(name: "CEGL", pkgConfig: "egl", providers: [.apt(["libegl-dev", "libgles-dev"])]),
         // Build tool: files of `Shaders/` (and the demo's `Examples/` files) as Swift constants.
         .executableTarget(name: "ResourceEmbedder"),
@@ -53,7 +61,7 @@ let package = Package(
         .target(name: "Demo", dependencies: ["Geometry", "Layers", "SceneFormat", "Rendering", "ImageIO", "Export"],
                 plugins: ["EmbedExamples"]),
         // `lamina bench`, `lamina bench --export` and `lamina-model-bench`.
-        .target(name: "Benchmarks", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
+        .target(name: "Benchmarks", dependencies: ["Geometry", "Drawing", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
                                                    "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer",
                                                    "Export", "Demo", "CEGL"],
                 plugins: ["EmbedShaders"]),
@@ -61,7 +69,7 @@ let package = Package(
         // the page (Sources/Preview/Page) embedded at build time.
         .target(name: "Preview", dependencies: ["Geometry", "Layers", "SceneFormat", "Presentation", "Rendering", "ImageIO", "Export"],
                 exclude: ["Page"], plugins: ["EmbedPreviewPage"]),
-        .target(name: "Lamina", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
+        .target(name: "Lamina", dependencies: ["Geometry", "Drawing", "UIGraphics", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
                                                "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Export"]),
         .executableTarget(name: "LaminaCLI", dependencies: ["Lamina", "Demo", "Benchmarks", "Preview"]),
         .executableTarget(name: "ModelBenchmark", dependencies: ["Benchmarks"]),
@@ -82,6 +90,9 @@ let package = Package(
         .testTarget(name: "ExportTests", dependencies: ["Lamina", "Demo", "TestSupport"]),
         .testTarget(name: "RenderTestingTests", dependencies: ["Lamina", "RenderTesting", "TestSupport"], exclude: ["__Snapshots__"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "TestSupport"]),
+        .testTarget(name: "DrawingTests", dependencies: ["Drawing", "Geometry"]),
+        // iOS code ported by changing its imports, rendered on both backends.
+        .testTarget(name: "PortedCodeTests", dependencies: ["Lamina"]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

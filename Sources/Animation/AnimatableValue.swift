@@ -2,7 +2,7 @@ import Foundation
 import Geometry
 
 /// The type of an animatable property, which decides how values convert and interpolate.
-public enum AnimatableValueKind: Sendable, Equatable {
+public enum AnimatableValueKind: Sendable, Hashable {
     case number, point, size, rect, color, transform, path, bool, contents, numbers, colors
 }
 
@@ -18,7 +18,7 @@ public struct ContentsValue: Sendable, Hashable {
 }
 
 /// A value of an animatable property, in a form animations can interpolate and add.
-public enum AnimatableValue: Sendable, Equatable {
+public enum AnimatableValue: Sendable, Hashable {
     case number(Double)
     case point(CGPoint)
     case size(CGSize)
@@ -117,6 +117,43 @@ extension AnimatableValue {
         }
     }
 
+    /// The value of a custom (key-value coded) property, its kind read from the value's type:
+    /// numbers, Booleans, points, sizes, rectangles, colours, transforms and paths; nil for
+    /// other values (strings, objects), which are stored but do not animate.
+    public init?(inferring value: Any) {
+        switch value {
+        case let b as Bool where type(of: value) == Bool.self: self = .bool(b)
+        case let p as CGPoint: self = .point(p)
+        case let s as CGSize: self = .size(s)
+        case let r as CGRect: self = .rect(r)
+        case let t as CATransform3D: self = .transform(t)
+        case let c as CGColor: self = .color(c)
+        case let c as UIColor: self = .color(c.cgColor)
+        case let p as CGPath: self = .path(p)
+        case let p as UIBezierPath: self = .path(p.cgPath)
+        default:
+            guard let n = Self.double(value) else { return nil }
+            self = .number(n)
+        }
+    }
+
+    /// Whether every number in the value is finite (a value that is not is never applied).
+    public var isFinite: Bool {
+        switch self {
+        case .number(let v): v.isFinite
+        case .point(let p): p.x.isFinite && p.y.isFinite
+        case .size(let s): s.width.isFinite && s.height.isFinite
+        case .rect(let r): r.origin.x.isFinite && r.origin.y.isFinite && r.width.isFinite && r.height.isFinite
+        case .color(let c): c.map { $0.red.isFinite && $0.green.isFinite && $0.blue.isFinite && $0.alpha.isFinite } ?? true
+        case .transform(let t): t.isFinite
+        case .path(let p): p.map { path in path.elements.allSatisfy { $0.points.allSatisfy { $0.x.isFinite && $0.y.isFinite } } } ?? true
+        case .bool: true
+        case .contents(let c): c.fraction.isFinite
+        case .numbers(let v): v.allSatisfy(\.isFinite)
+        case .colors(let v): v.allSatisfy { $0.red.isFinite && $0.green.isFinite && $0.blue.isFinite && $0.alpha.isFinite }
+        }
+    }
+
     /// A number from any numeric type Swift or Foundation code might pass.
     public static func double(_ value: Any) -> Double? {
         switch value {
@@ -141,7 +178,7 @@ extension AnimatableValue {
     /// The value as the `Any` Core Animation's API hands back (`CGFloat` for numbers, etc.).
     public var anyValue: Any? {
         switch self {
-        case .number(let v): CGFloat(v)
+        case .number(let v): NSNumber(value: v)  // readable as CGFloat, Double, Float, as on Apple
         case .point(let v): v
         case .size(let v): v
         case .rect(let v): v

@@ -80,13 +80,22 @@ open class CAAnimation: CAMediaTiming, CAAction {
     }
 
     /// The default of a property. Core Animation: `+defaultValueForKey:`.
+    ///
+    /// As measured on Apple: the non-zero defaults only (`speed`, `fillMode`,
+    /// `removedOnCompletion`); nil for zero defaults (`duration`, `beginTime`, `autoreverses`)
+    /// and for Swift spellings (`isRemovedOnCompletion`).
     open class func defaultValue(forKey key: String) -> Any? {
         switch key {
         case "speed": Float(1)
-        case "isRemovedOnCompletion", "removedOnCompletion": true
+        case "fillMode": CAMediaTimingFillMode.removed
+        case "removedOnCompletion": true
         default: nil
         }
     }
+
+    /// Whether every timing curve of the animation is valid (finite control points); an animation
+    /// with an invalid one changes nothing.
+    open var hasValidTiming: Bool { timingFunction?.isValid ?? true }
 
     /// The timing properties as a value.
     public var timing: TimingParameters { TimingParameters(self) }
@@ -139,12 +148,19 @@ open class CABasicAnimation: CAPropertyAnimation {
 
 /// A basic animation moved by a damped spring instead of a timing curve. Core Animation: `CASpringAnimation`.
 open class CASpringAnimation: CABasicAnimation {
-    /// Mass, > 0. Default 1.
-    open var mass: CGFloat = 1
-    /// Spring constant, > 0. Default 100.
-    open var stiffness: CGFloat = 100
-    /// Friction, ≥ 0. Default 10.
-    open var damping: CGFloat = 10
+    /// Mass, > 0; an invalid value (≤ 0, not finite) becomes the default 1, as on Apple.
+    open var mass: CGFloat = 1 {
+        didSet { if !(mass > 0 && mass.isFinite) { mass = 1 } }
+    }
+    /// Spring constant, > 0; an invalid value becomes the default 100.
+    open var stiffness: CGFloat = 100 {
+        didSet { if !(stiffness > 0 && stiffness.isFinite) { stiffness = 100 } }
+    }
+    /// Friction, ≥ 0 (infinite only from the perceptual initializer's bounce −1); an invalid
+    /// value becomes the default 10.
+    open var damping: CGFloat = 10 {
+        didSet { if !(damping >= 0) { damping = 10 } }
+    }
     /// Start velocity in fractions of the distance per second; positive moves toward the target.
     open var initialVelocity: CGFloat = 0
     /// When false (the default) an over-damped spring moves as a critically damped one.
@@ -152,12 +168,17 @@ open class CASpringAnimation: CABasicAnimation {
 
     public required init() { super.init() }
 
-    /// A spring that settles in about `perceptualDuration` seconds with the given bounce (−1…1).
+    /// A spring of period `perceptualDuration` with the given bounce (−1…1: 0 critical, negative
+    /// over-damped, −1 infinitely damped), over-damping allowed and `duration` its settling
+    /// duration, as on Apple. A duration that is not positive and finite, or a bounce that is not
+    /// finite, leaves the defaults.
     public convenience init(perceptualDuration: CFTimeInterval, bounce: CGFloat) {
         self.init()
+        guard perceptualDuration.isFinite, perceptualDuration > 0, bounce.isFinite else { return }
         let motion = SpringMotion(perceptualDuration: perceptualDuration, bounce: Double(bounce))
         mass = motion.mass; stiffness = motion.stiffness; damping = motion.damping
-        allowsOverdamping = motion.allowsOverdamping
+        allowsOverdamping = true
+        duration = settlingDuration
     }
 
     public required init(copying other: CAAnimation) {
@@ -179,6 +200,16 @@ open class CASpringAnimation: CABasicAnimation {
     /// 2π/√(k/m): the duration the perceptual initializer was given.
     open var perceptualDuration: CFTimeInterval { 2 * .pi / motion.naturalFrequency }
 
+    open override class func defaultValue(forKey key: String) -> Any? {
+        switch key {
+        case "mass": CGFloat(1)
+        case "stiffness": CGFloat(100)
+        case "damping": CGFloat(10)
+        case "allowsOverdamping": false
+        default: super.defaultValue(forKey: key)
+        }
+    }
+
     /// The bounce the perceptual initializer was given (1 − ζ, or 1/ζ − 1 when over-damped).
     open var bounce: CGFloat {
         let zeta = Double(damping) / (2 * (Double(stiffness) * Double(mass)).squareRoot())
@@ -198,6 +229,11 @@ open class CAAnimationGroup: CAAnimation {
     public required init(copying other: CAAnimation) {
         super.init(copying: other)
         guard let other = other as? CAAnimationGroup else { return }
-        animations = other.animations  // shallow, as Core Animation copies the array only
+        // Deep: Apple copies the children too (a later change to a child leaves the copy alone).
+        animations = other.animations?.map { ($0.copy() as? CAAnimation) ?? $0 }
+    }
+
+    open override var hasValidTiming: Bool {
+        super.hasValidTiming && (animations ?? []).allSatisfy(\.hasValidTiming)
     }
 }

@@ -22,6 +22,14 @@ open class CAKeyframeAnimation: CAPropertyAnimation {
 
     public required init() { super.init() }
 
+    open override class func defaultValue(forKey key: String) -> Any? {
+        key == "calculationMode" ? CAAnimationCalculationMode.linear : super.defaultValue(forKey: key)
+    }
+
+    open override var hasValidTiming: Bool {
+        super.hasValidTiming && (timingFunctions ?? []).allSatisfy(\.isValid)
+    }
+
     public required init(copying other: CAAnimation) {
         super.init(copying: other)
         guard let other = other as? CAKeyframeAnimation else { return }
@@ -44,6 +52,14 @@ open class CATransition: CAAnimation {
     open var endProgress: Float = 1
 
     public required init() { super.init() }
+
+    open override class func defaultValue(forKey key: String) -> Any? {
+        switch key {
+        case "type": CATransitionType.fade
+        case "endProgress": Float(1)
+        default: super.defaultValue(forKey: key)
+        }
+    }
 
     public required init(copying other: CAAnimation) {
         super.init(copying: other)

@@ -20,8 +20,6 @@ struct KeyframeTrack {
     let segmentFunctions: [CAMediaTimingFunction?]
     /// Kochanek–Bartels tangents (outgoing, incoming) per keyframe, for the cubic modes.
     let tangents: [(out: AnimatableValue, in: AnimatableValue)]
-    /// For cubicPaced over values: cumulative arc length samples (segment, s, length).
-    let pacedSamples: [(segment: Int, s: Double, length: Double)]
 
     var count: Int {
         switch source {
@@ -32,6 +30,8 @@ struct KeyframeTrack {
 
     init?(animation a: CAKeyframeAnimation, kind: AnimatableValueKind) {
         var mode = a.calculationMode
+        // An unknown mode makes the animation inert (Apple's raw string is stored, but not run).
+        guard [.linear, .discrete, .paced, .cubic, .cubicPaced].contains(mode) else { return nil }
         if let path = a.path {
             let segments = path.segments
             guard !segments.isEmpty else { return nil }
@@ -108,7 +108,7 @@ struct KeyframeTrack {
 
         // Cubic tangents (values only).
         var tangents: [(out: AnimatableValue, in: AnimatableValue)] = []
-        if (mode == .cubic || mode == .cubicPaced), case .values(let v) = source, v.count > 1, v[0].distance(to: v[0]) != nil {
+        if (mode == .cubic || mode == .cubicPaced), case .values(let v) = source, v.count > 1, AnimatableValue.supportsCubic(v) {
             func param(_ list: [NSNumber]?, _ i: Int) -> Double {
                 guard let list, i < list.count else { return 0 }
                 return list[i].doubleValue
@@ -125,26 +125,6 @@ struct KeyframeTrack {
             }
         }
         self.tangents = tangents
-
-        // cubicPaced: sample the spline's arc length so time can follow distance.
-        var samples: [(segment: Int, s: Double, length: Double)] = []
-        if mode == .cubicPaced, !tangents.isEmpty, case .values(let v) = source {
-            let perSegment = 32
-            var length = 0.0
-            var previous = v[0]
-            samples.append((0, 0, 0))
-            for segment in 0..<(v.count - 1) {
-                for step in 1...perSegment {
-                    let s = Double(step) / Double(perSegment)
-                    let point = Self.hermite(v[segment], v[segment + 1], tangents[segment].out, tangents[segment + 1].in, s)
-                    length += point.distance(to: previous) ?? 0
-                    samples.append((segment, s, length))
-                    previous = point
-                }
-            }
-            if length == 0 { samples = [] }
-        }
-        pacedSamples = samples
     }
 
     static func hermite(_ p0: AnimatableValue, _ p1: AnimatableValue, _ m0: AnimatableValue, _ m1: AnimatableValue,
@@ -158,20 +138,6 @@ struct KeyframeTrack {
 
     /// The value at animation fraction `u` (after the animation-level timing function).
     func value(at u: Double) -> AnimatableValue {
-        if mode == .cubicPaced, !pacedSamples.isEmpty, case .values(let v) = source {
-            let target = min(max(u, 0), 1) * (pacedSamples.last?.length ?? 0)
-            var low = 0, high = pacedSamples.count - 1
-            while low + 1 < high {
-                let mid = (low + high) / 2
-                if pacedSamples[mid].length < target { low = mid } else { high = mid }
-            }
-            let a = pacedSamples[low], b = pacedSamples[high]
-            let w = b.length > a.length ? (target - a.length) / (b.length - a.length) : 0
-            let segment = b.segment
-            let sA = a.segment == segment ? a.s : 0
-            let s = sA + (b.s - sA) * w
-            return Self.hermite(v[segment], v[segment + 1], tangents[segment].out, tangents[segment + 1].in, s)
-        }
         let n = count
         if n == 1 { return keyframe(0) }
         if mode == .discrete {
@@ -184,14 +150,25 @@ struct KeyframeTrack {
         switch source {
         case .path(let segments):
             let segment = segments[i]
+            // A move-to adds no time: at the boundary the next subpath's start shows (§4.4).
+            if s >= 1, i + 1 < segments.count, segments[i + 1].start != segment.end { return .point(segments[i + 1].start) }
             if mode == .paced, i < arcTables.count {
                 let table = arcTables[i]
                 return .point(segment.point(at: table.parameter(atLength: CGFloat(s) * table.length)))
             }
             return .point(segment.point(at: CGFloat(s)))
         case .values(let v):
-            if (mode == .cubic || mode == .cubicPaced), !tangents.isEmpty {
+            if mode == .cubic, !tangents.isEmpty {
                 return Self.hermite(v[i], v[i + 1], tangents[i].out, tangents[i + 1].in, s)
+            }
+            if mode == .cubicPaced, !tangents.isEmpty {
+                // Paced key times, cubic segments at the linear fraction, tangents scaled for the
+                // uneven key times (1 at the first and last key) (§4.3).
+                let k = keyTimes, span = k[i + 1] - k[i]
+                let start = i == 0 ? 1 : 2 * span / (k[i + 1] - k[i - 1])
+                let end = i + 1 == n - 1 ? 1 : 2 * span / (k[i + 2] - k[i])
+                return Self.hermite(v[i], v[i + 1], tangents[i].out.scaled(by: start.isFinite ? start : 1),
+                                    tangents[i + 1].in.scaled(by: end.isFinite ? end : 1), s)
             }
             return v[i].interpolated(to: v[i + 1], fraction: s)
         }

@@ -35,7 +35,8 @@ public enum BenchScenes {
          textured(100, translucent: false, width, height), textured(100, translucent: true, width, height),
          textured(1000, translucent: false, width, height), textured(1000, translucent: true, width, height),
          rounded(100, plain: true, width, height), rounded(100, plain: false, width, height), nestedMasks(30, width, height),
-         content(animated: true, width, height), content(animated: false, width, height)]
+         content(animated: true, width, height), content(animated: false, width, height),
+         drawn(animated: true, width, height), drawn(animated: false, width, height)]
     }
 
     static func stage(_ width: Int, _ height: Int) -> CALayer {

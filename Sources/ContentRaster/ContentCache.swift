@@ -5,7 +5,7 @@ import Rendering
 import Synchronization
 
 /// The "raster contents" stage: rasterizes shape paths, text and shadow paths with cairo and
-/// Pango for the render plan, and remembers each result by the full value of its request, so
+/// Pango for the render plan, and draws custom-drawn layers, and remembers each result by the full value of its request, so
 /// content that did not change between frames costs a dictionary lookup — and is the same
 /// `CGImage` object, so the backends' texture caches hit as well.
 ///
@@ -75,6 +75,9 @@ public final class ContentCache: ContentRasterizer, Sendable {
             }
             let style = ShapeStyle(fillColor: .white, fillRule: .evenOdd, strokeColor: nil)
             return raster(path, style: style, region: CGRect(x: 0, y: 0, width: 2 * r, height: 2 * r), scale: 1)
+        case .drawing(let drawing):
+            guard let image = drawing.draw() else { return nil }
+            return RasterizedContent(image: image, rect: CGRect(origin: .zero, size: drawing.key.size))
         case .text(let text, let size, let scale):
             let result = TextRasterizer.rasterize(TextRasterInput(text: text, size: size, scale: fittingScale(scale, size)))
             warnings = result.warnings

@@ -1,4 +1,5 @@
 import CCairo
+import Drawing
 import Foundation
 import Geometry
 import Layers

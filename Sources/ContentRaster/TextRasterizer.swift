@@ -1,5 +1,6 @@
 import CCairo
 import CPangoCairo
+import Drawing
 import Foundation
 import Geometry
 import Layers

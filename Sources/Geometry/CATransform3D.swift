@@ -196,3 +196,10 @@ extension CATransform3D: CustomStringConvertible {
         "CATransform3D(" + rowMajor.map { String(format: "%g", $0) }.joined(separator: ", ") + ")"
     }
 }
+
+extension CATransform3D {
+    /// Whether all sixteen entries are finite.
+    public var isFinite: Bool {
+        [m11, m12, m13, m14, m21, m22, m23, m24, m31, m32, m33, m34, m41, m42, m43, m44].allSatisfy(\.isFinite)
+    }
+}

@@ -218,10 +218,13 @@ open class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConvert
     /// included, or `nil` when the two paths do not have the same element kinds in the same
     /// order. Used for Core Animation `path` animations (`CAShapeLayer.path`).
     public func interpolated(to other: CGPath, fraction: CGFloat) -> CGPath? {
+        combined(with: other) { p, q in CGPoint(x: p.x + (q.x - p.x) * fraction, y: p.y + (q.y - p.y) * fraction) }
+    }
+
+    /// The path whose points are `mix` of this path's and `other`'s corresponding points,
+    /// control points included; `nil` when the element kinds differ (the paths are not compatible).
+    public func combined(with other: CGPath, _ mix: (CGPoint, CGPoint) -> CGPoint) -> CGPath? {
         guard elements.count == other.elements.count else { return nil }
-        func mix(_ p: CGPoint, _ q: CGPoint) -> CGPoint {
-            CGPoint(x: p.x + (q.x - p.x) * fraction, y: p.y + (q.y - p.y) * fraction)
-        }
         var result: [PathElement] = []
         result.reserveCapacity(elements.count)
         for (from, to) in zip(elements, other.elements) {

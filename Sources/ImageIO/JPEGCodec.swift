@@ -1,7 +1,7 @@
 import CTurboJPEG
 import Rendering
 
-/// JPEG decoding through TurboJPEG.
+/// JPEG decoding and encoding through TurboJPEG.
 ///
 /// Baseline and progressive JPEGs in YCbCr, RGB or grayscale decode to opaque RGBA8 (which is
 /// premultiplied trivially). CMYK/YCCK JPEGs are refused. Decoding is strict: a libjpeg
@@ -46,6 +46,22 @@ public enum JPEGCodec {
             return .success(image)
         }
         return try result.get()
+    }
+
+    /// Encodes an image as a baseline JPEG (4:2:0) of `quality` 1…100. JPEG has no alpha: the
+    /// premultiplied colours are kept, so transparent parts come out black.
+    public static func encode(_ image: Image, quality: Int) throws(ImageIOError) -> [UInt8] {
+        guard let handle = tjInitCompress() else { throw failure("cannot start the encoder") }
+        defer { tjDestroy(handle) }
+        var output: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let status = image.pixels.withUnsafeBufferPointer { pixels in
+            tjCompress2(handle, pixels.baseAddress, Int32(image.width), 0, Int32(image.height), Int32(TJPF_RGBA.rawValue),
+                        &output, &size, Int32(TJSAMP_420.rawValue), Int32(min(max(quality, 1), 100)), 0)
+        }
+        defer { if let output { tjFree(output) } }
+        guard status == 0, let output else { throw failure(errorMessage(handle)) }
+        return Array(UnsafeBufferPointer(start: output, count: Int(size)))
     }
 
     private static func failure(_ reason: String) -> ImageIOError {

@@ -1,5 +1,8 @@
-// The umbrella module: `import Lamina` brings the whole public API, stage by stage.
+// The umbrella module: `import Lamina` brings the whole public API, stage by stage, and
+// Foundation (CGRect, CGPoint, CGFloat…), as `import QuartzCore` brings Core Graphics.
+@_exported import Foundation
 @_exported import Geometry
+@_exported import Drawing
 @_exported import Timing
 @_exported import Animation
 @_exported import Layers
@@ -8,6 +11,7 @@
 @_exported import Rendering
 @_exported import ImageIO
 @_exported import ContentRaster
+@_exported import UIGraphics
 @_exported import GLRenderer
 @_exported import CPURenderer
 @_exported import Export

@@ -4,6 +4,17 @@ import Timing
 
 /// A layer that emits particles. Core Animation: `CAEmitterLayer`.
 open class CAEmitterLayer: CALayer {
+    open override class func defaultValue(forKey key: String) -> Any? {
+        switch key {
+        case "birthRate", "lifetime", "velocity", "scale", "spin": Float(1)
+        case "emitterShape": CAEmitterLayerEmitterShape.point
+        case "emitterMode": CAEmitterLayerEmitterMode.volume
+        case "renderMode": CAEmitterLayerRenderMode.unordered
+        case "preservesDepth": false
+        default: super.defaultValue(forKey: key)
+        }
+    }
+
     open override func configureContent() {
         if case .emitter = properties.content { return }
         properties.content = .emitter(EmitterProperties())

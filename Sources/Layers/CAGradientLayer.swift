@@ -4,6 +4,15 @@ import Timing
 
 /// A layer filled with a colour gradient. Core Animation: `CAGradientLayer`.
 open class CAGradientLayer: CALayer {
+    open override class func defaultValue(forKey key: String) -> Any? {
+        switch key {
+        case "startPoint": CGPoint(x: 0.5, y: 0)
+        case "endPoint": CGPoint(x: 0.5, y: 1)
+        case "type": CAGradientLayerType.axial
+        default: super.defaultValue(forKey: key)
+        }
+    }
+
     open override func configureContent() {
         if case .gradient = properties.content { return }
         properties.content = .gradient(GradientProperties())

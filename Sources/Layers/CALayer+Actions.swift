@@ -37,7 +37,7 @@ extension CALayer {
     func didChangeValue(forKey key: LayerKey, from oldValue: AnimatableValue) {
         guard isInLiveTree, !CATransaction.disableActions() else { return }
         if let action = action(forKey: key.rawValue) {
-            action.run(forKey: key.rawValue, object: self, arguments: nil)
+            filledIn(action, key: key, from: oldValue).run(forKey: key.rawValue, object: self, arguments: nil)
             return
         }
         guard case .notFound = searchAction(forKey: key.rawValue), key.isImplicitlyAnimatable else { return }
@@ -51,5 +51,21 @@ extension CALayer {
     func runAction(forKey event: String, evenIfUncommitted: Bool = false) {
         guard evenIfUncommitted || isInLiveTree, !CATransaction.disableActions() else { return }
         action(forKey: event)?.run(forKey: event, object: self, arguments: nil)
+    }
+}
+
+extension CALayer {
+    /// A basic animation found as a property's action animates that property from the old value
+    /// to the new one when it names neither (as Apple runs `actions = ["key": CABasicAnimation()]`).
+    func filledIn(_ action: CAAction, key: LayerKey, from oldValue: AnimatableValue) -> CAAction {
+        guard let basic = action as? CABasicAnimation,
+              basic.keyPath == nil || (basic.fromValue == nil && basic.toValue == nil && basic.byValue == nil),
+              let copy = basic.copy() as? CABasicAnimation else { return action }
+        if copy.keyPath == nil { copy.keyPath = key.rawValue }
+        if copy.fromValue == nil, copy.toValue == nil, copy.byValue == nil {
+            copy.fromValue = oldValue.anyValue
+            copy.toValue = properties.value(for: key)?.anyValue
+        }
+        return copy
     }
 }

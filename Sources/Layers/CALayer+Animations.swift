@@ -27,8 +27,11 @@ extension CALayer {
         // A transition shows the change from the layer as it is now: keep a copy of it.
         let snapshot = copy is CATransition ? modelSnapshot() : nil
         let program = AnimationProgram.compile(copy, for: properties, snapshot: snapshot)
-        attached.append(AttachedAnimation(key: key, animation: copy, program: program,
-                                          completion: CATransaction.currentCompletionGroup))
+        let item = AttachedAnimation(key: key, animation: copy, program: program, completion: CATransaction.currentCompletionGroup)
+        let layerType = Swift.type(of: self)
+        item.redrawKeys = program.animatedKeys.filter { layerType.needsDisplay(forKey: $0) }
+        if !item.redrawKeys.isEmpty, displayGeneration == 0 { setNeedsDisplay() }
+        attached.append(item)
     }
 
     /// Removes the animation under `key`; its delegate hears `animationDidStop(_:finished: false)`.
@@ -58,7 +61,7 @@ extension CALayer {
 
     /// A copy of the layer and its subtree as they are (model values, no animations).
     func modelSnapshot() -> CALayer {
-        let copy = Swift.type(of: self).init(layer: self)
+        let copy = Swift.type(of: self).init(_copying: self)
         copy.properties.transition = nil
         copy.sublayerStorage = sublayerStorage.map { layer in
             let child = layer.modelSnapshot()
@@ -116,7 +119,7 @@ extension CALayer {
 
     func makePresentation(parentTime: CFTimeInterval) -> CALayer {
         let local = properties.timing.layerLocalTime(parentTime: parentTime)
-        let copy = Swift.type(of: self).init(layer: self)
+        let copy = Swift.type(of: self).init(_copying: self)
         copy.properties = presentationProperties(atLocalTime: local)
         copy.modelLayerReference = self
         copy.sublayerStorage = sublayerStorage.map { layer in
@@ -140,15 +143,29 @@ extension CALayer {
         properties.timing.layerLocalTime(parentTime: t)
     }
 
-    /// Converts a time from `layer`'s time space (nil: absolute time) into this layer's.
+    /// Converts a time from `layer`'s time space (nil: absolute time) into this layer's: up from
+    /// `layer` to the nearest common ancestor, then down to this layer (§1.5). Going through
+    /// absolute time instead would read 0 wherever an ancestor's local time falls before its
+    /// beginTime on the way.
     public func convertTime(_ t: CFTimeInterval, from layer: CALayer?) -> CFTimeInterval {
-        localTime(fromGlobalTime: layer?.globalTime(fromLocalTime: t) ?? t)
+        guard let layer else { return localTime(fromGlobalTime: t) }
+        let sourceChain = [layer] + layer.ancestors
+        let targetChain = [self] + ancestors
+        let common = sourceChain.first { source in targetChain.contains { $0 === source } }
+        var time = t
+        for step in sourceChain {
+            if step === common { break }
+            time = step.properties.timing.layerParentTime(localTime: time)
+        }
+        for step in targetChain.prefix(while: { $0 !== common }).reversed() {
+            time = step.properties.timing.layerLocalTime(parentTime: time)
+        }
+        return time
     }
 
     /// Converts a time from this layer's time space into `layer`'s (nil: absolute time).
     public func convertTime(_ t: CFTimeInterval, to layer: CALayer?) -> CFTimeInterval {
-        let global = globalTime(fromLocalTime: t)
-        return layer?.localTime(fromGlobalTime: global) ?? global
+        layer?.convertTime(t, from: self) ?? globalTime(fromLocalTime: t)
     }
 
     /// Absolute time → this layer's local time, through every ancestor.

@@ -37,10 +37,11 @@ extension CALayer {
     /// Replaces the whole transform with a 2D one.
     public func setAffineTransform(_ m: CGAffineTransform) { transform = CATransform3DMakeAffineTransform(m) }
 
-    /// Whether the contents end up flipped: an odd number of `isGeometryFlipped` layers up to the root.
+    /// Whether the contents end up implicitly flipped: an odd number of `isGeometryFlipped`
+    /// layers from this layer (included, as on Apple) up to the root.
     public func contentsAreFlipped() -> Bool {
         var flips = 0
-        var layer: CALayer? = superlayer
+        var layer: CALayer? = self
         while let l = layer {
             if l.isGeometryFlipped { flips += 1 }
             layer = l.superlayer
@@ -95,8 +96,11 @@ extension CALayer {
 
     /// The farthest visible descendant (or the layer itself) containing `point`, given in the
     /// superlayer's space; nil when the point is outside the layer's bounds.
+    ///
+    /// A `CATransformLayer` (and anything hit through it) answers nil: its sublayers live in 3D,
+    /// where two-dimensional hit testing does not apply (Apple's behaviour).
     public func hitTest(_ point: CGPoint) -> CALayer? {
-        guard !isHidden else { return nil }
+        guard !isHidden, properties.content != .transformLayer else { return nil }
         let local = superlayer.map { convert(point, from: $0) } ?? properties.transformToSuperlayer.unprojecting(point) ?? point
         guard contains(local) else { return nil }
         for layer in sublayersInDrawingOrder.reversed() {

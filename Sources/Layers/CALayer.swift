@@ -1,16 +1,27 @@
 import Foundation
 import Geometry
+import Drawing
 import Animation
 import Timing
 
-/// Answers action searches for a layer. Core Animation: `CALayerDelegate`.
+/// Answers action searches for a layer and can draw it. Core Animation: `CALayerDelegate`.
 public protocol CALayerDelegate: AnyObject {
     /// The action for `event`, `NSNull()` to stop the search with no action, or nil to continue.
     func action(for layer: CALayer, forKey event: String) -> CAAction?
+    /// Provides the layer's contents (typically by setting `layer.contents`); the default draws
+    /// the layer with `draw(in:)`.
+    func display(_ layer: CALayer)
+    /// Draws the layer's contents into `ctx` (the layer's bounds, y down, at its `contentsScale`).
+    func draw(_ layer: CALayer, in ctx: CGContext)
+    /// Called before the layer lays out its sublayers.
+    func layoutSublayers(of layer: CALayer)
 }
 
 extension CALayerDelegate {
     public func action(for layer: CALayer, forKey event: String) -> CAAction? { nil }
+    public func display(_ layer: CALayer) { layer.drawContents() }
+    public func draw(_ layer: CALayer, in ctx: CGContext) {}
+    public func layoutSublayers(of layer: CALayer) {}
 }
 
 /// A rectangle of content in a tree of layers, placed by geometry and changed by animations.
@@ -43,47 +54,81 @@ open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
     /// Actions by event key; `NSNull()` stops the search.
     open var actions: [String: CAAction]?
     /// Default values and nested `"actions"`/`"style"` dictionaries, searched after `actions`.
-    open var style: [AnyHashable: Any]?
-    /// Arbitrary values stored by key-value coding on keys the layer does not know.
-    private var userValues: [String: Any] = [:]
+    open var style: [AnyHashable: Any]? {
+        didSet { didChange("style") }
+    }
+    /// Values stored by key-value coding on keys the layer does not know that are not
+    /// animatable (strings, objects); animatable ones live in `properties.customValues`.
+    var userValues: [String: Any] = [:]
+    /// Display bookkeeping: the generation `setNeedsDisplay()` gave (0: never marked) and the
+    /// one last displayed (see CALayer+Display).
+    var displayGeneration: UInt64 = 0
+    var displayedGeneration: UInt64 = 0
+    /// The image `display()` last made, to tell drawn contents from assigned ones.
+    weak var displayedImage: CGImage?
+    /// Set on a drawing copy, which has no ancestors: whether they flip its contents.
+    var drawsFlipped: Bool?
 
     /// A new layer with Core Animation's defaults.
-    public required init() { configureContent() }
+    ///
+    /// Subclasses override `init()`, `init(layer:)` and `init?(coder:)` as on Apple (all three,
+    /// or none): presentation copies are made through an initializer they then inherit.
+    public init() { configureContent() }
 
-    /// A copy of `layer`'s properties (Core Animation uses this to make presentation layers).
-    public required init(layer: Any) {
+    /// A copy of `layer`'s properties, custom key-value properties included (Core Animation uses
+    /// this to make presentation layers; override it to copy a subclass's stored properties).
+    public init(layer: Any) {
         if let other = layer as? CALayer {
             properties = other.properties
             actions = other.actions; style = other.style
             userValues = other.userValues
+            needsDisplayOnBoundsChange = other.needsDisplayOnBoundsChange
+            drawsAsynchronously = other.drawsAsynchronously
+            displayGeneration = other.displayGeneration
+            displayedGeneration = other.displayedGeneration
         }
         configureContent()
     }
+
+    /// Lamina does not archive layers: this makes a layer with the defaults, so that subclasses'
+    /// `required init?(coder:)` compile and `super.init(coder:)` works.
+    public required init?(coder: NSCoder) { configureContent() }
+
+    /// A copy of `layer` made by the dynamic type's `init(layer:)` (presentation copies, drawing copies).
+    public required convenience init(_copying layer: CALayer) { self.init(layer: layer) }
+
+    /// A new layer made by the dynamic type's `init()` (`layer()` of a generic type).
+    public required convenience init(_defaults: Void) { self.init() }
 
     /// Sets the class-specific part of `properties` when the class needs one.
     open func configureContent() {}
 
     /// A new layer. Core Animation: `+layer`.
-    public class func layer() -> Self { Self() }
+    public class func layer() -> Self { Self(_defaults: ()) }
 
     // MARK: - Setting with implicit actions
 
     /// Assigns a stored property and, when it changed, runs the action for `key`.
-    func update<Value: Equatable>(_ key: LayerKey?, _ path: WritableKeyPath<LayerProperties, Value>, _ value: Value) {
+    /// `name` is the key-value coding key of a property without a `LayerKey` (it decides
+    /// whether the change marks the layer for display).
+    func update<Value: Equatable>(_ key: LayerKey?, _ path: WritableKeyPath<LayerProperties, Value>, _ value: Value,
+                                  name: String? = nil) {
         let old = properties[keyPath: path]
         guard old != value else { return }
         let oldValue = key.flatMap { properties.value(for: $0) }
         properties[keyPath: path] = value
+        didChange(key?.rawValue ?? name)
         if let key, let oldValue { didChangeValue(forKey: key, from: oldValue) }
     }
 
     /// Assigns a class-specific property through a closure, then runs the action for `key`.
-    func updateContent(_ key: LayerKey?, _ change: (inout LayerContentProperties) -> Void) {
+    func updateContent(_ key: LayerKey?, name: String? = nil, _ change: (inout LayerContentProperties) -> Void) {
         var content = properties.content
         change(&content)
         guard content != properties.content else { return }
         let oldValue = key.flatMap { properties.value(for: $0) }
         properties.content = content
+        didChange(key?.rawValue ?? name)
         if let key, let oldValue { didChangeValue(forKey: key, from: oldValue) }
     }
 
@@ -131,7 +176,7 @@ open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
     /// Measures sublayer geometry from the top of the bounds (flips y for sublayers).
     public var isGeometryFlipped: Bool {
         get { properties.isGeometryFlipped }
-        set { update(nil, \.isGeometryFlipped, newValue) }
+        set { update(nil, \.isGeometryFlipped, newValue, name: "geometryFlipped") }
     }
 
     // MARK: - Appearance properties
@@ -173,9 +218,14 @@ open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
         get { properties.borderColor }
         set { update(.borderColor, \.borderColor, newValue) }
     }
-    /// The image drawn in the bounds (a `CGImage`; other values draw nothing).
+    /// The image drawn in the bounds (a `CGImage`; other values draw nothing). While a
+    /// `contents` animation runs, a presentation layer reports the nearer end (the new image
+    /// from the midpoint on), as on Apple, though the frame shows the cross-fade.
     public var contents: Any? {
-        get { properties.contents.image }
+        get {
+            let c = properties.contents
+            return c.fadingTo != nil && c.fraction >= 0.5 ? c.fadingTo : c.image
+        }
         set { update(.contents, \.contents, ContentsValue(image: newValue as? CGImage)) }
     }
     public var contentsRect: CGRect {
@@ -188,7 +238,7 @@ open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
     }
     public var contentsGravity: CALayerContentsGravity {
         get { properties.contentsGravity }
-        set { update(nil, \.contentsGravity, newValue) }
+        set { update(nil, \.contentsGravity, newValue, name: "contentsGravity") }
     }
     public var contentsScale: CGFloat {
         get { properties.contentsScale }
@@ -224,7 +274,7 @@ open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
     }
     public var isOpaque: Bool {
         get { properties.isOpaque }
-        set { update(nil, \.isOpaque, newValue) }
+        set { update(nil, \.isOpaque, newValue, name: "opaque") }
     }
     public var shouldRasterize: Bool {
         get { properties.shouldRasterize }
@@ -303,51 +353,73 @@ open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
     /// The class's default action; nil, as Core Animation answers for its own keys (§8.1).
     open class func defaultAction(forKey event: String) -> CAAction? { nil }
 
-    // MARK: - Key-value coding
+    // MARK: - Key-value coding (see CALayer+KeyValueCoding)
 
-    /// Sets a property by key path (`"position.x"`, `"transform.rotation.z"`, `"opacity"`, …).
-    /// Unknown keys store the value for `value(forKey:)`, as Core Animation's KVC allows.
-    open func setValue(_ value: Any?, forKeyPath keyPath: String) {
-        guard let path = LayerKeyPath(keyPath),
-              let converted = AnimatableValue(converting: value, to: path.kind),
-              properties.value(for: path.key) != nil else {
-            userValues[keyPath] = value
-            return
-        }
-        var updated = properties
-        updated.setValue(converted, at: path)
-        guard let new = updated.value(for: path.key), let old = properties.value(for: path.key), new != old else { return }
-        properties = updated
-        didChangeValue(forKey: path.key, from: old)
-    }
+    /// Sets a property by key path (`"position.x"`, `"transform.rotation.z"`, `"opacity"`, …),
+    /// or stores the value under a key the layer does not know: numbers, Booleans, points,
+    /// sizes, rectangles, colours, transforms and paths as animatable custom properties, other
+    /// values as they are. A change runs the key's action (custom keys get no implicit
+    /// animation, as on Apple) and marks the layer for display when `needsDisplay(forKey:)` says so.
+    open func setValue(_ value: Any?, forKeyPath keyPath: String) { setKeyValue(value, forKeyPath: keyPath) }
 
     open func setValue(_ value: Any?, forKey key: String) { setValue(value, forKeyPath: key) }
 
-    /// Reads a property by key path, or a value stored under an unknown key.
-    open func value(forKeyPath keyPath: String) -> Any? {
-        if let path = LayerKeyPath(keyPath), let value = properties.value(at: path) { return value.anyValue }
-        return userValues[keyPath]
-    }
+    /// Reads a property by key path, or a value stored under another key; numbers come back as
+    /// `NSNumber`, readable as `CGFloat`, `Double`, `Float` or `NSNumber` alike.
+    open func value(forKeyPath keyPath: String) -> Any? { keyValue(forKeyPath: keyPath) }
 
     open func value(forKey key: String) -> Any? { value(forKeyPath: key) }
 
-    /// Core Animation's default for a key (`+defaultValueForKey:`).
-    open class func defaultValue(forKey key: String) -> Any? {
-        guard let path = LayerKeyPath(key) else { return nil }
-        var defaults = LayerProperties()
-        defaults.content = Self().properties.content
-        return defaults.value(at: path)?.anyValue
-    }
+    /// Core Animation's default for a key (`+defaultValueForKey:`), as measured on Apple: the
+    /// class's non-zero defaults and its Boolean ones; nil for keys whose default is zero or
+    /// nil (`bounds`, `position`, `shadowOpacity`, `timeOffset`, …), for Swift spellings
+    /// (`isHidden`) and for unknown keys.
+    open class func defaultValue(forKey key: String) -> Any? { defaultKeyValue(forKey: key) }
 
-    /// Whether a change to `key` redraws the layer. Core Animation: `+needsDisplayForKey:`.
+    /// Whether a change to `key` redraws the layer (false for all of `CALayer`'s own keys);
+    /// override it to redraw on custom properties. Core Animation: `+needsDisplayForKey:`.
     open class func needsDisplay(forKey key: String) -> Bool { false }
 
-    // Drawing hooks kept so ported code compiles; contents come from images and content classes.
-    open func setNeedsDisplay() {}
-    open func displayIfNeeded() {}
+    // MARK: - Drawing (see CALayer+Display)
+
+    /// Redraws whenever `bounds` changes (default false).
+    open var needsDisplayOnBoundsChange = false
+    /// Accepted for porting: Lamina draws layers on whatever thread renders them.
+    open var drawsAsynchronously = false
+
+    /// Marks the layer's contents for redrawing: `displayIfNeeded()` (each frame of a
+    /// `LayerTimeline`, or the renderer) draws it again.
+    open func setNeedsDisplay() { markNeedsDisplay() }
+
+    /// Marks the layer for redrawing; Lamina always redraws the whole layer.
+    open func setNeedsDisplay(_ rect: CGRect) { setNeedsDisplay() }
+
+    /// Whether the layer is marked for redrawing.
+    open func needsDisplay() -> Bool { displayGeneration != displayedGeneration }
+
+    /// Redraws the layer now if it is marked.
+    open func displayIfNeeded() {
+        guard needsDisplay() else { return }
+        let generation = displayGeneration
+        display()
+        // A display that marked the layer again keeps the newer mark.
+        displayedGeneration = max(displayedGeneration, generation)
+    }
+
+    /// Provides the contents: the delegate's `display(_:)` if there is a delegate, else
+    /// `draw(in:)` into a bitmap of the bounds at `contentsScale`, which becomes `contents`.
+    open func display() {
+        if let delegate { delegate.display(self) } else { drawContents() }
+    }
+
+    /// Draws the layer's contents. The default calls the delegate's `draw(_:in:)`. `ctx` covers
+    /// the bounds, origin at the top left and y down (as on iOS), at `contentsScale` pixels per
+    /// point; it is UIKit's current context meanwhile, so `UIBezierPath.fill()` draws into it.
+    open func draw(in ctx: CGContext) { delegate?.draw(self, in: ctx) }
+
     open func setNeedsLayout() {}
     open func layoutIfNeeded() {}
-    open func layoutSublayers() {}
+    open func layoutSublayers() { delegate?.layoutSublayers(of: self) }
 
     open var description: String {
         let kind = String(describing: Swift.type(of: self))

@@ -5,6 +5,16 @@ import Timing
 /// A layer that draws its sublayers several times with accumulating transform, colour and delay.
 /// Core Animation: `CAReplicatorLayer`.
 open class CAReplicatorLayer: CALayer {
+    /// Measured on Apple: `instanceCount` 1 and a white `instanceColor`; `instanceDelay` (0) answers nil.
+    open override class func defaultValue(forKey key: String) -> Any? {
+        switch key {
+        case "instanceCount": 1
+        case "instanceColor": CGColor.white
+        case "preservesDepth": false
+        default: super.defaultValue(forKey: key)
+        }
+    }
+
     open override func configureContent() {
         if case .replicator = properties.content { return }
         properties.content = .replicator(ReplicatorProperties())

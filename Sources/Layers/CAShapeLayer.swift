@@ -5,6 +5,19 @@ import Timing
 /// A layer that draws a path, filled and stroked, between its contents and its sublayers.
 /// Core Animation: `CAShapeLayer`.
 open class CAShapeLayer: CALayer {
+    /// The shape's non-zero defaults, as measured on Apple (`strokeStart`, 0, answers nil).
+    open override class func defaultValue(forKey key: String) -> Any? {
+        switch key {
+        case "fillColor": CGColor.black
+        case "fillRule": CAShapeLayerFillRule.nonZero
+        case "strokeEnd", "lineWidth": CGFloat(1)
+        case "miterLimit": CGFloat(10)
+        case "lineCap": CAShapeLayerLineCap.butt
+        case "lineJoin": CAShapeLayerLineJoin.miter
+        default: super.defaultValue(forKey: key)
+        }
+    }
+
     open override func configureContent() {
         if case .shape = properties.content { return }
         properties.content = .shape(ShapeProperties())

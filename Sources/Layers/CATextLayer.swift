@@ -15,8 +15,8 @@ open class CATextLayer: CALayer {
         return TextProperties()
     }
 
-    private func set<V>(_ key: LayerKey?, _ path: WritableKeyPath<TextProperties, V>, _ value: V) {
-        updateContent(key) { content in
+    private func set<V>(_ key: LayerKey?, _ path: WritableKeyPath<TextProperties, V>, _ value: V, name: String? = nil) {
+        updateContent(key, name: name) { content in
             guard case .text(var t) = content else { return }
             t[keyPath: path] = value
             content = .text(t)
@@ -26,11 +26,36 @@ open class CATextLayer: CALayer {
     /// The value `string` was set to, handed back unchanged by the getter.
     private var assignedString: Any?
 
-    public required init() { super.init() }
+    public override init() { super.init() }
 
-    public required init(layer: Any) {
+    public override init(layer: Any) {
         super.init(layer: layer)
         assignedString = (layer as? CATextLayer)?.assignedString
+    }
+
+    public required init?(coder: NSCoder) { super.init(coder: coder) }
+
+    /// The text layer's drawing keys, as measured on Apple; `bounds` and the contents
+    /// properties do not redraw it.
+    open override class func needsDisplay(forKey key: String) -> Bool {
+        switch key {
+        case "string", "font", "fontSize", "foregroundColor", "wrapped", "truncationMode", "alignmentMode",
+             "allowsFontSubpixelQuantization", "style", "contentsScale":
+            true
+        default: super.needsDisplay(forKey: key)
+        }
+    }
+
+    open override class func defaultValue(forKey key: String) -> Any? {
+        switch key {
+        case "font": "Helvetica"
+        case "fontSize": CGFloat(36)
+        case "foregroundColor": CGColor.white
+        case "truncationMode": CATextLayerTruncationMode.none
+        case "alignmentMode": CATextLayerAlignmentMode.natural
+        case "wrapped", "allowsFontSubpixelQuantization": false
+        default: super.defaultValue(forKey: key)
+        }
     }
 
     /// The text: a `String`, an `NSAttributedString` (its font, size and colour attributes become
@@ -40,11 +65,11 @@ open class CATextLayer: CALayer {
         set {
             assignedString = newValue
             switch newValue {
-            case let runs as [TextRun]: set(nil, \.runs, runs); set(nil, \.string, runs.map(\.text).joined())
+            case let runs as [TextRun]: set(nil, \.runs, runs, name: "string"); set(nil, \.string, runs.map(\.text).joined(), name: "string")
             case let attributed as NSAttributedString:
-                set(nil, \.runs, Self.runs(of: attributed)); set(nil, \.string, attributed.string)
-            case let plain as String: set(nil, \.runs, nil); set(nil, \.string, plain)
-            default: set(nil, \.runs, nil); set(nil, \.string, nil)
+                set(nil, \.runs, Self.runs(of: attributed), name: "string"); set(nil, \.string, attributed.string, name: "string")
+            case let plain as String: set(nil, \.runs, nil, name: "string"); set(nil, \.string, plain, name: "string")
+            default: set(nil, \.runs, nil, name: "string"); set(nil, \.string, nil, name: "string")
             }
         }
     }
@@ -77,36 +102,25 @@ open class CATextLayer: CALayer {
         get { text.font }
         set {
             switch newValue {
-            case let name as String: set(nil, \.font, name)
-            case let font as UIFont: set(nil, \.font, font.fontName)
-            default: set(nil, \.font, "Helvetica")
+            case let name as String: set(nil, \.font, name, name: "font")
+            case let font as UIFont: set(nil, \.font, font.fontName, name: "font")
+            default: set(nil, \.font, "Helvetica", name: "font")
             }
         }
     }
     public var fontSize: CGFloat { get { text.fontSize } set { set(.fontSize, \.fontSize, newValue) } }
     public var foregroundColor: CGColor? { get { text.foregroundColor } set { set(.foregroundColor, \.foregroundColor, newValue) } }
-    public var isWrapped: Bool { get { text.isWrapped } set { set(nil, \.isWrapped, newValue) } }
-    public var truncationMode: CATextLayerTruncationMode { get { text.truncationMode } set { set(nil, \.truncationMode, newValue) } }
-    public var alignmentMode: CATextLayerAlignmentMode { get { text.alignmentMode } set { set(nil, \.alignmentMode, newValue) } }
+    public var isWrapped: Bool { get { text.isWrapped } set { set(nil, \.isWrapped, newValue, name: "wrapped") } }
+    public var truncationMode: CATextLayerTruncationMode {
+        get { text.truncationMode }
+        set { set(nil, \.truncationMode, newValue, name: "truncationMode") }
+    }
+    public var alignmentMode: CATextLayerAlignmentMode {
+        get { text.alignmentMode }
+        set { set(nil, \.alignmentMode, newValue, name: "alignmentMode") }
+    }
     public var allowsFontSubpixelQuantization: Bool {
         get { text.allowsFontSubpixelQuantization }
-        set { set(nil, \.allowsFontSubpixelQuantization, newValue) }
+        set { set(nil, \.allowsFontSubpixelQuantization, newValue, name: "allowsFontSubpixelQuantization") }
     }
-}
-
-/// A UIKit-style font reference, so `CATextLayer.font = UIFont(name:size:)` ports unchanged.
-public struct UIFont: Hashable, Sendable {
-    public var fontName: String
-    public var pointSize: CGFloat
-    public init?(name: String, size: CGFloat) { fontName = name; pointSize = size }
-    public static func systemFont(ofSize size: CGFloat) -> UIFont { UIFont(fontName: "Helvetica", pointSize: size) }
-    public static func boldSystemFont(ofSize size: CGFloat) -> UIFont { UIFont(fontName: "Helvetica-Bold", pointSize: size) }
-    private init(fontName: String, pointSize: CGFloat) { self.fontName = fontName; self.pointSize = pointSize }
-}
-
-extension NSAttributedString.Key {
-    /// The font of a run (`UIFont` or a font name), with Apple's raw value.
-    public static let font = NSAttributedString.Key(rawValue: "NSFont")
-    /// The colour of a run (`CGColor` or `UIColor`), with Apple's raw value.
-    public static let foregroundColor = NSAttributedString.Key(rawValue: "NSColor")
 }

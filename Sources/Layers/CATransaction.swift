@@ -1,4 +1,5 @@
 import Foundation
+import Drawing
 import Synchronization
 import Animation
 import Timing
@@ -148,12 +149,5 @@ final class TransactionStack {
     var implicitValues: [String: Any] = [:]
     var implicitCompletion: CompletionGroup?
 
-    static var current: TransactionStack {
-        let key = "Lamina.CATransaction"
-        let dictionary = Thread.current.threadDictionary
-        if let stack = dictionary[key] as? TransactionStack { return stack }
-        let stack = TransactionStack()
-        dictionary[key] = stack
-        return stack
-    }
+    static var current: TransactionStack { threadLocal("Lamina.CATransaction", TransactionStack.init) }
 }

@@ -210,3 +210,12 @@ extension LayerProperties {
         setValue(field.write(value, into: whole), for: path.key)
     }
 }
+
+extension LayerProperties {
+    /// The value of a key-value coding key: a property (or field) of the layer's class, else a
+    /// custom value; nil when neither exists.
+    public func value(named key: String) -> AnimatableValue? {
+        if let path = LayerKeyPath(key), let value = value(at: path) { return value }
+        return customValues[key]
+    }
+}

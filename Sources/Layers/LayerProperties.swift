@@ -53,6 +53,9 @@ public struct LayerProperties: Sendable, Equatable {
     public var content: LayerContentProperties = .plain
     /// A running `CATransition`, if any (set on presentation values only).
     public var transition: TransitionState?
+    /// Animatable values stored by key-value coding under keys the layer's class does not
+    /// know (`setValue(0.5, forKey: "progress")`): custom properties, animatable by key.
+    public var customValues: [String: AnimatableValue] = [:]
 
     public init() {}
 }

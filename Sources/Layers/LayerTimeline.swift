@@ -39,8 +39,8 @@ public final class LayerTimeline {
     }
 
     /// Moves to `time`: moves the clock, commits the implicit transaction, marks every layer in
-    /// the tree as shown, then sends `animationDidStart`/`animationDidStop` for windows crossed
-    /// and removes finished `isRemovedOnCompletion` animations.
+    /// the tree as shown and draws those marked for display, then sends `animationDidStart`/
+    /// `animationDidStop` for windows crossed and removes finished `isRemovedOnCompletion` animations.
     public func advance(to time: CFTimeInterval) {
         clock.currentTime = time
         CATransaction.flush()
@@ -48,6 +48,8 @@ public final class LayerTimeline {
         root.forEachLayerInTree { layers.append($0) }
         for layer in layers {
             layer.isCommitted = true
+            // The commit draws marked layers, as Core Animation's does.
+            layer.displayIfNeeded()
             guard !layer.attached.isEmpty else { continue }
             let local = layer.localTime(fromGlobalTime: time)
             for item in layer.attached {

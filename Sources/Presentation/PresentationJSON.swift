@@ -50,6 +50,10 @@ public struct PresentationJSON {
         if let fading = p.contents.fadingTo {
             add("contentsFade", "{\"to\": \(imageName(fading).map(Self.string) ?? "null"), \"fraction\": \(Self.number(p.contents.fraction))}")
         }
+        if let drawing = layer.drawing {
+            // A layer that draws itself: the size of its backing store, in pixels.
+            add("drawnContentsSize", "[\(drawing.pixelSize.width), \(drawing.pixelSize.height)]")
+        }
         add("contentsRect", Self.rect(p.contentsRect))
         add("contentsCenter", Self.rect(p.contentsCenter))
         add("contentsGravity", Self.string(p.contentsGravity.rawValue))

@@ -57,6 +57,9 @@ public struct PresentedLayer: Sendable {
     /// flattened into its plane: a `CATransformLayer`, or a replicator or emitter with
     /// `preservesDepth`. (Children's `renderingContext` and `transformToRoot` already reflect it.)
     public var preservesDepth: Bool = false
+    /// For a layer that draws itself (`draw(in:)`, a delegate) and must be drawn at this time:
+    /// what to draw. Its image replaces `properties.contents`.
+    public var drawing: LayerDrawing? = nil
 }
 
 /// Identity of a presented particle.
@@ -105,8 +108,8 @@ public struct PresentationTree: Sendable {
         return components.reversed().joined(separator: "/")
     }
 
-    /// `CALayer.contentsAreFlipped()` of layer `index`: an odd number of its ancestors flip
-    /// their geometry.
+    /// Whether the contents of layer `index` are drawn mirrored to stay upright: an odd number
+    /// of its ancestors flip their geometry (its own flag flips only its sublayers' geometry).
     public func contentsAreFlipped(_ index: Int) -> Bool {
         var flips = 0
         var current = layers[index].parent
@@ -154,6 +157,8 @@ public struct PresentationTree: Sendable {
         var replicaInstance = 0
         /// Inside a replicator copy that runs behind its replicator's time.
         var isDelayedCopy = false
+        /// An odd number of the ancestors so far flip their geometry.
+        var flipsContents = false
 
         init(time: Double) { localTime = time }
     }
@@ -197,6 +202,8 @@ public struct PresentationTree: Sendable {
             frame.replicaKey = parentFrame.replicaKey
             frame.replicaInstance = parentFrame.replicaInstance
             frame.isDelayedCopy = parentFrame.isDelayedCopy
+            frame.flipsContents = parentFrame.flipsContents != values.isGeometryFlipped
+            let drawing = layer.drawing(atLocalTime: localTime, presented: values, flippedByAncestors: parentFrame.flipsContents)
             let preservesDepth: Bool = switch values.content {
             case .plain: false
             case .transformLayer: true
@@ -216,7 +223,7 @@ public struct PresentationTree: Sendable {
                 transitionFrom: values.transition == nil ? nil
                     : layer.transitionSnapshot(atLocalTime: localTime).map { PresentedSubtree(PresentationTree.evaluate($0, at: 0)) },
                 tint: tint, replicaInstance: parentFrame.replicaInstance, replicaKey: parentFrame.replicaKey,
-                preservesDepth: preservesDepth))
+                preservesDepth: preservesDepth, drawing: drawing))
             if let mask = layer.mask {
                 layers[index].mask = layers.count
                 visit(mask, parent: index, siblingIndex: 0, depth: depth + 1, isMask: true, parentFrame: frame)

@@ -3,7 +3,8 @@ import Geometry
 import Layers
 
 /// Layer content that has to be rasterized before it can be drawn: a shape layer's path, a text
-/// layer's text, a filled `shadowPath`. Values, so equal requests can share one image.
+/// layer's text, a filled `shadowPath`, a layer's own drawing. Values, so equal requests can
+/// share one image.
 public enum ContentRequest: Hashable, Sendable {
     /// A `CAShapeLayer`'s path, filled and stroked with its properties (§15.1), at `scale` pixels per point.
     case shape(ShapeProperties, scale: CGFloat)
@@ -15,6 +16,9 @@ public enum ContentRequest: Hashable, Sendable {
     /// disc of radius `radius` texels in a square of twice that side, or with `ringWidth`
     /// (texels) only the ring of a border. Each corner draws its quadrant.
     case cornerMask(radius: Int, ringWidth: CGFloat?)
+    /// A custom-drawn layer's drawing (`draw(in:)`, a delegate), used as its contents; equal
+    /// keys (layer, display generation, size, scale, animated display keys' values) share one image.
+    case drawing(LayerDrawing)
 }
 
 /// A rasterized request: the image and the rectangle of the layer's space (points) it covers.

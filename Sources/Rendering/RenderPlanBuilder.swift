@@ -174,12 +174,14 @@ public struct RenderPlanBuilder {
                                              opacity: opacity, shape: shape.isRounded ? shape : nil,
                                              antialiasEdges: p.allowsEdgeAntialiasing)))
             }
-            if !isTransformLayer, let image = p.contents.image {
+            // A layer that draws itself shows its drawing as its contents.
+            let drawn = layer.drawing.flatMap { rasterizer?.rasterize(.drawing($0), stopwatch: stopwatch)?.image }
+            if !isTransformLayer, let image = drawn ?? p.contents.image {
                 appendContents(image, of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
             }
             // An animated `contents` change cross-fades: the new image over the old one at the
             // animation's fraction, as the fade transition mixes its two states.
-            if !isTransformLayer, let next = p.contents.fadingTo, p.contents.fraction > 0 {
+            if !isTransformLayer, drawn == nil, let next = p.contents.fadingTo, p.contents.fraction > 0 {
                 appendContents(next, of: p, path: path, toTarget: toTarget,
                                opacity: opacity * Float(min(1, p.contents.fraction)), into: &items)
             }
@@ -311,7 +313,7 @@ public struct RenderPlanBuilder {
                 if p.isHidden || tree.layers[i].isMask { continue }
                 if i != index, p.opacity <= 0 { continue }
                 if p.backgroundColor.map({ $0.alpha > 0 }) == true { count += 1 }
-                if p.contents.image != nil { count += 1 }
+                if p.contents.image != nil || tree.layers[i].drawing != nil { count += 1 }
                 if p.contents.fadingTo != nil { count += 1 }
                 switch p.content {
                 case .shape, .text, .gradient: count += 1

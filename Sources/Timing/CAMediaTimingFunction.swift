@@ -34,16 +34,21 @@ public final class CAMediaTimingFunction: Hashable, Sendable, CustomStringConver
         self.init(c1x, c1y, c2x, c2y, name: nil)
     }
 
-    /// One of the predefined curves; an unknown name gives the linear curve.
+    /// One of the predefined curves. An unknown name (Apple raises an exception) gives an invalid
+    /// curve, whose control points are NaN: an animation timed by it changes nothing.
     public convenience init(name: CAMediaTimingFunctionName) {
         switch name {
+        case .linear: self.init(0, 0, 1, 1, name: name)
         case .easeIn: self.init(0.42, 0, 1, 1, name: name)
         case .easeOut: self.init(0, 0, 0.58, 1, name: name)
         case .easeInEaseOut: self.init(0.42, 0, 0.58, 1, name: name)
         case .default: self.init(0.25, 0.1, 0.25, 1, name: name)
-        default: self.init(0, 0, 1, 1, name: .linear)
+        default: self.init(.nan, .nan, .nan, .nan, name: name)
         }
     }
+
+    /// Whether every control point is finite; animations timed by an invalid curve are inert.
+    public var isValid: Bool { c1.x.isFinite && c1.y.isFinite && c2.x.isFinite && c2.y.isFinite }
 
     private init(_ c1x: Float, _ c1y: Float, _ c2x: Float, _ c2y: Float, name: CAMediaTimingFunctionName?) {
         c1 = (c1x, c1y); c2 = (c2x, c2y); self.name = name

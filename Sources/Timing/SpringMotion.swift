@@ -23,10 +23,14 @@ public struct SpringMotion: Sendable, Equatable {
     /// The spring SwiftUI and Flutter derive from a perceptual duration and a bounce (−1…1).
     public init(perceptualDuration: Double, bounce: Double) {
         let stiffness = pow(2 * Double.pi / max(perceptualDuration, 1e-9), 2)
-        let ratio = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
+        // Bounce −1 (or below) is infinite damping: the value jumps to the target.
+        let ratio = bounce >= 0 ? 1 - bounce : bounce > -1 ? 1 / (1 + bounce) : .infinity
         self.init(mass: 1, stiffness: stiffness, damping: 2 * ratio * (stiffness).squareRoot(),
                   allowsOverdamping: bounce < 0)
     }
+
+    /// Infinite damping with over-damping allowed: the value is at the target at once.
+    var isInfinitelyDamped: Bool { damping == .infinity && allowsOverdamping }
 
     /// Undamped angular frequency ω0 = √(k/m).
     public var naturalFrequency: Double { (stiffness / mass).squareRoot() }
@@ -41,6 +45,7 @@ public struct SpringMotion: Sendable, Equatable {
     public func progress(at t: Double) -> Double {
         guard mass > 0, stiffness > 0, damping >= 0 else { return 1 }
         if t <= 0 { return 0 }
+        if isInfinitelyDamped { return 1 }
         return 1 - displacement(at: t)
     }
 
@@ -84,6 +89,7 @@ public struct SpringMotion: Sendable, Equatable {
     /// 0.001 — an inferred rule that reproduces Apple's measured 1.0 s for m 1, k 100, c 20 and c 100.
     public var settlingDuration: Double {
         guard mass > 0, stiffness > 0, damping > 0 else { return damping == 0 ? .infinity : 0 }
+        if isInfinitelyDamped { return 0 }
         let w0 = naturalFrequency, zeta = dampingRatio, v0 = initialVelocity
         if zeta < 1 {
             let wd = w0 * (1 - zeta * zeta).squareRoot()

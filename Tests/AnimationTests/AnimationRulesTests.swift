@@ -150,7 +150,7 @@ final class AnimationRulesTests: XCTestCase {
 
     // MARK: - Copying (§6, §9)
 
-    func testCopyIsIndependentAndGroupCopyIsShallow() {
+    func testCopyIsIndependentAndGroupCopyIsDeep() {
         let a = basic(from: 1.0, to: 2.0, duration: 3)
         a.autoreverses = true
         a.timingFunction = CAMediaTimingFunction(name: .easeIn)
@@ -171,7 +171,11 @@ final class AnimationRulesTests: XCTestCase {
         let group = CAAnimationGroup()
         group.animations = [child]
         let groupCopy = group.copy() as! CAAnimationGroup
-        XCTAssertTrue(groupCopy.animations?.first === child, "copy of a group shares the child objects")
+        // Apple deep-copies a group's children (OpenCoreAnimation's animationGroupDeepCopiesChildren,
+        // values measured on QuartzCore): a later change to the child leaves the copy alone.
+        XCTAssertFalse(groupCopy.animations?.first === child, "the children are copied")
+        child.toValue = 9.0
+        XCTAssertEqual((groupCopy.animations?.first as? CABasicAnimation)?.toValue as? Double, 1)
         group.animations = []
         XCTAssertEqual(groupCopy.animations?.count, 1, "the array itself is copied")
 

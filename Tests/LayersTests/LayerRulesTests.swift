@@ -597,7 +597,10 @@ final class LayerRulesTests: XCTestCase {
             layer.add(a, forKey: keyPath)
         }
         XCTAssertEqual(layer.animationKeys()?.count, 4, "kept for timing")
-        XCTAssertEqual(layer.presentationProperties(atLocalTime: 0.5), layer.properties, "but changes nothing")
+        var presented = layer.presentationProperties(atLocalTime: 0.5)
+        // An unknown plain key is a custom property, animated as Apple's key-value coding animates it.
+        XCTAssertEqual(presented.customValues.removeValue(forKey: "nonsense"), .number(50))
+        XCTAssertEqual(presented, layer.properties, "the invalid key paths change nothing")
     }
 
     func testValueForKeyPath() {
@@ -968,10 +971,15 @@ final class LayerRulesTests: XCTestCase {
         parent.isGeometryFlipped = true
         XCTAssertTrue(parent.isGeometryFlipped)
         XCTAssertTrue(child.contentsAreFlipped(), "one flip above")
-        XCTAssertFalse(parent.contentsAreFlipped(), "a layer's own flag flips its sublayers, not its contents")
+        // Apple counts the layer's own flag (CALayer.h: "from the receiver up to and including
+        // the implicit container of the root layer"; OpenCoreAnimation's Apple-checked
+        // geometryFlippingControlsContentContext: a lone flipped layer answers true).
+        XCTAssertTrue(parent.contentsAreFlipped(), "a layer's own flag counts")
         grand.isGeometryFlipped = true
-        XCTAssertFalse(child.contentsAreFlipped(), "two flips cancel")
-        XCTAssertTrue(parent.contentsAreFlipped())
+        XCTAssertFalse(child.contentsAreFlipped(), "two flips above cancel")
+        XCTAssertFalse(parent.contentsAreFlipped(), "its own and its superlayer's cancel")
+        child.isGeometryFlipped = true
+        XCTAssertTrue(child.contentsAreFlipped(), "three flips")
     }
 
     func testGeometryFlippedMeasuresSublayersFromTheTop() {

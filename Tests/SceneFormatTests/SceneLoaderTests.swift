@@ -651,7 +651,7 @@ final class SceneLoaderTests: XCTestCase {
         let root = CALayer()
         root.bounds = CGRect(x: 0, y: 0, width: 100, height: 100)
         root.position = CGPoint(x: 50, y: 50)
-        let box = Layer()
+        let box = Layer.layer()
         box.name = "box"
         box.bounds = CGRect(x: 0, y: 0, width: 20, height: 20)
         box.position = CGPoint(x: 10, y: 10)

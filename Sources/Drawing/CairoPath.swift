@@ -5,7 +5,7 @@ import Geometry
 /// Appends path elements to the current cairo path, in user space (the context's CTM applies).
 ///
 /// cairo has no quadratic Bézier, so quadratics become the equivalent cubics.
-func appendCairoPath<Elements: Sequence<PathElement>>(_ elements: Elements, to cr: OpaquePointer) {
+package func appendCairoPath<Elements: Sequence<PathElement>>(_ elements: Elements, to cr: OpaquePointer) {
     var current = CGPoint.zero
     var subpathStart = CGPoint.zero
     for element in elements {
@@ -35,13 +35,21 @@ func appendCairoPath<Elements: Sequence<PathElement>>(_ elements: Elements, to c
 
 extension CGAffineTransform {
     /// The same mapping as a cairo matrix (`x' = xx·x + xy·y + x0`, `y' = yx·x + yy·y + y0`).
-    var cairoMatrix: cairo_matrix_t {
+    package var cairoMatrix: cairo_matrix_t {
         cairo_matrix_t(xx: Double(a), yx: Double(b), xy: Double(c), yy: Double(d), x0: Double(tx), y0: Double(ty))
     }
 
     /// Whether the transform maps the plane onto itself (cairo rejects singular matrices).
-    var isInvertibleForRaster: Bool {
+    package var isInvertibleForRaster: Bool {
         let det = a * d - b * c
         return det != 0 && det.isFinite && tx.isFinite && ty.isFinite
+    }
+}
+
+extension CGColor {
+    /// The components clamped to 0…1, as cairo and Pango expect them (straight alpha).
+    package var clampedComponents: (red: Double, green: Double, blue: Double, alpha: Double) {
+        func clamp(_ v: CGFloat) -> Double { v.isNaN ? 0 : Double(min(max(v, 0), 1)) }
+        return (clamp(red), clamp(green), clamp(blue), clamp(alpha))
     }
 }
