@@ -5,6 +5,17 @@ import Foundation
 /// for each scene the GPU frame, the CPU frame and their difference image (inline PNGs). It
 /// needs nothing but itself: no script, no outside style, font or image.
 public enum BenchReport {
+    /// Writes the page to `page` and the rows' JSON beside it (`NAME.json` for `NAME.html`),
+    /// each atomically; returns where the JSON went.
+    @discardableResult
+    public static func write(_ rows: [RenderBench.Row], to page: URL) throws -> URL {
+        let json = page.pathExtension.lowercased() == "html" ? page.deletingPathExtension().appendingPathExtension("json")
+            : page.appendingPathExtension("json")
+        try RenderBench.json(rows).write(to: json, options: .atomic)
+        try Data(html(rows, jsonName: json.lastPathComponent).utf8).write(to: page, options: .atomic)
+        return json
+    }
+
     /// The page for `rows` (measured with `Options.keepsFrames` to show frames); `jsonName`
     /// links the JSON written beside it.
     public static func html(_ rows: [RenderBench.Row], jsonName: String? = nil) -> String {

@@ -207,6 +207,13 @@ public enum RenderBench {
         }
     }
 
+    /// The rows as `--json` prints them: pretty, keys sorted.
+    public static func json(_ rows: [Row]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(rows)
+    }
+
     /// The rows as an aligned text table, with a line naming the backends.
     public static func table(_ rows: [Row]) -> String {
         let header = ["scene", "size", "gpu fps", "cpu fps", "cpu/gpu", "floor fps", "gpu/floor",

@@ -57,22 +57,15 @@ enum BenchCommand {
         }
         let rows: [RenderBench.Row]
         do { rows = try RenderBench.run(options) } catch { throw JobFailure(failure: .backendUnavailable(error.description)) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         if let html {
-            let page = URL(fileURLWithPath: html)
-            let jsonURL = page.pathExtension.lowercased() == "html" ? page.deletingPathExtension().appendingPathExtension("json")
-                : page.appendingPathExtension("json")
-            do {
-                try encoder.encode(rows).write(to: jsonURL, options: .atomic)
-                try Data(BenchReport.html(rows, jsonName: jsonURL.lastPathComponent).utf8).write(to: page, options: .atomic)
-            } catch {
+            let written: URL
+            do { written = try BenchReport.write(rows, to: URL(fileURLWithPath: html)) } catch {
                 throw JobFailure(description: "cannot write \(html): \(error.localizedDescription)")
             }
-            FileHandle.standardError.write(Data("lamina: wrote \(html) and \(jsonURL.relativePath)\n".utf8))
+            FileHandle.standardError.write(Data("lamina: wrote \(html) and \(written.relativePath)\n".utf8))
         }
         if json {
-            print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+            print(String(decoding: try RenderBench.json(rows), as: UTF8.self))
         } else {
             print(RenderBench.table(rows))
         }

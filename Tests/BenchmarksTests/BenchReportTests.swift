@@ -29,8 +29,15 @@ final class BenchReportTests: XCTestCase {
         XCTAssertTrue(page.contains("<a href=\"run.json\">"))
         XCTAssertFalse(page.contains("<script"), "the page needs no script")
         XCTAssertFalse(page.contains("://"), "nor anything from elsewhere")
-        // The JSON beside it leaves the frames out.
-        XCTAssertFalse(String(decoding: try JSONEncoder().encode(rows), as: UTF8.self).contains("\"frames\""))
+        // Written with the JSON beside it, which leaves the frames out.
+        let folder = try TemporaryFolder(for: self)
+        let json = try BenchReport.write(rows, to: folder.file("run.html"))
+        XCTAssertEqual(json, folder.file("run.json"))
+        XCTAssertEqual(try folder.contents(), ["run.html", "run.json"])
+        XCTAssertEqual(try String(contentsOf: folder.file("run.html"), encoding: .utf8), page)
+        let written = try Data(contentsOf: json)
+        XCTAssertFalse(String(decoding: written, as: UTF8.self).contains("\"frames\""))
+        XCTAssertEqual(try JSONDecoder().decode([RenderBench.Row].self, from: written).first?.cpu?.framesPerSecond, row.cpu?.framesPerSecond)
     }
 
     func testAgreementAndNamesAreWrittenAsText() {

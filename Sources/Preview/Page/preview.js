@@ -118,27 +118,36 @@ function setPosition(frame, time) {
   $("position").textContent = `frame ${frame} / ${count - 1} · ${seconds}`;
 }
 
-let showToken = 0;
+let showing = false;
 
-/// Shows frame `frame` of the current version in the current view (the latest call wins).
+/// Shows frame `frame` of the current version in the current view. While one frame is on its
+/// way, later calls only move the target: dragging the scrubber asks for the frame under it when
+/// the last one has come, not for every frame passed over.
 async function show(frame) {
   if (!state.scene) return;
-  const token = ++showToken;
   state.frame = frame;
   scrubber.value = String(frame);
   setPosition(frame);
-  const version = state.scene.version, view = state.view;
+  if (showing) return;
+  showing = true;
+  let want, version, view;
   try {
-    const fetched = await decoded(await fetchFrame(version, view, frame));
-    if (token !== showToken) return;
-    display(fetched);
-  } catch (error) {
-    if (token !== showToken) return;
-    $("frame-error").textContent = String(error.message || error);
-    $("frame-error").hidden = false;
+    do {
+      want = state.frame; version = state.scene.version; view = state.view;
+      try {
+        const fetched = await decoded(await fetchFrame(version, view, want));
+        if (!state.playing && want === state.frame && version === state.scene.version && view === state.view) display(fetched);
+      } catch (error) {
+        $("frame-error").textContent = String(error.message || error);
+        $("frame-error").hidden = false;
+      }
+    } while (!state.playing && (want !== state.frame || version !== state.scene.version || view !== state.view));
+  } finally {
+    showing = false;
   }
-  if (view === "diff") compare(version, frame);
-  loadTree(version, frame);
+  if (state.playing) return;
+  if (view === "diff") compare(version, want);
+  loadTree(version, want);
 }
 
 // ---------------------------------------------------------------- playback
@@ -148,7 +157,7 @@ function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
 function setPlaying(playing) {
   state.playing = playing;
   $("play").textContent = playing ? "Pause" : "\u25B6 Play";
-  if (playing) { state.shownTimes = []; play(); } else { showToken++; show(state.frame); }
+  if (playing) { state.shownTimes = []; play(); } else { show(state.frame); }
 }
 
 /// The frame after `frame`, wrapping when looping; null at the end otherwise.
@@ -180,7 +189,6 @@ async function play() {
     const wait = state.scene.frameDuration * 1000 - (performance.now() - last);
     if (wait > 0) await sleep(wait);
     if (!state.playing || state.scene.version !== version || state.view !== view) continue;
-    showToken++;
     state.frame = next;
     scrubber.value = String(next);
     display(fetched);
