@@ -40,6 +40,13 @@ final class PreviewRenderState {
     enum Loaded: Sendable {
         case loaded(PreviewSceneInfo, files: [String])
         case failed(String, files: [String])
+
+        /// The files to watch from now on: the scene file and its assets.
+        var files: [String] {
+            switch self {
+            case .loaded(_, let files), .failed(_, let files): files
+            }
+        }
     }
 
     /// Loads the scene file again; on failure the last good scene stays.

@@ -50,7 +50,7 @@ public final class PreviewSession: Sendable {
 
     private let thread = SerialThread(name: "lamina preview render")
     private let state: ThreadConfined<PreviewRenderState>
-    private let current = Mutex(PreviewStatus(scene: nil, attempt: 0, error: nil, watchedFiles: []))
+    private let current: Mutex<PreviewStatus>
     /// The files' signatures when they were last loaded.
     private let signatures = Mutex<[FileSignature]>([])
     private let frames = FrameCache(budget: SceneLimits.maximumPreviewCacheBytes)
@@ -67,6 +67,7 @@ public final class PreviewSession: Sendable {
                 loader: @escaping Loader = PreviewSession.defaultLoader,
                 log: @escaping @Sendable (String) -> Void = { _ in }) {
         state = ThreadConfined(value: PreviewRenderState(sceneURL: url, size: size, loader: loader))
+        current = Mutex(PreviewStatus(scene: nil, attempt: 0, error: nil, watchedFiles: [url.path]))
         self.log = log
         reload()
     }
@@ -81,19 +82,19 @@ public final class PreviewSession: Sendable {
 
     /// Loads the scene again now (the last good version stays when it fails).
     public func reload() {
-        let files = current.withLock { $0.watchedFiles }
-        signatures.withLock { $0 = FileSignature.of(files) }
+        // Taken before reading: an edit made while the scene loads is a change at the next look.
+        let watched = current.withLock { $0.watchedFiles }
+        let before = Dictionary(zip(watched, FileSignature.of(watched)), uniquingKeysWith: { a, _ in a })
         let loaded = thread.sync { [state] in state.value.reload() }
+        signatures.withLock { $0 = loaded.files.map { before[$0] ?? FileSignature(path: $0) } }
         switch loaded {
         case .loaded(let info, let files):
-            signatures.withLock { $0 = FileSignature.of(files) }
             current.withLock { $0 = PreviewStatus(scene: info, attempt: $0.attempt + 1, error: nil, watchedFiles: files) }
             frames.removeVersions(before: info.version)
             comparisons.withLock { $0 = $0.filter { $0.key.version >= info.version } }
             log("loaded \(info.fileName) (version \(info.version), \(info.width)x\(info.height), \(info.frameCount) frames)")
             for note in info.notes { log("note: \(note)") }
         case .failed(let problems, let files):
-            if files != current.withLock({ $0.watchedFiles }) { signatures.withLock { $0 = FileSignature.of(files) } }
             current.withLock { $0.attempt += 1; $0.error = problems; $0.watchedFiles = files }
             log(problems)
         }

@@ -1,5 +1,6 @@
 import XCTest
 import Foundation
+import Synchronization
 import Lamina
 @testable import Preview
 import TestSupport
@@ -100,6 +101,26 @@ final class PreviewSessionTests: XCTestCase {
         XCTAssertTrue(session.reloadIfChanged())
         XCTAssertEqual(session.status.scene?.version, 3)
         XCTAssertNil(session.status.error)
+    }
+
+    /// An edit saved while the scene is being read is not lost: the next look loads it.
+    func testAnEditDuringALoadIsSeenAtTheNextLook() throws {
+        let folder = try TemporaryFolder(for: self)
+        let url = folder.file("scene.json")
+        try write(Self.scene(), to: url)
+        let edits = Mutex(0)
+        let session = PreviewSession(scene: url, loader: { url throws(SceneLoadError) in
+            let scene = try SceneLoader.load(contentsOf: url)
+            // The first load is read, then the file is saved again before the load ends.
+            if edits.withLock({ $0 += 1; return $0 == 1 }) {
+                try? Data(Self.scene(color: "#0000FF").utf8).write(to: url, options: .atomic)
+            }
+            return scene
+        })
+        XCTAssertEqual(try decode(session.frame(version: 1, frame: 0, view: .cpu))[16, 24].r, 255)
+        XCTAssertTrue(session.reloadIfChanged())
+        XCTAssertEqual(try decode(session.frame(version: 2, frame: 0, view: .cpu))[16, 24].b, 255)
+        XCTAssertFalse(session.reloadIfChanged())
     }
 
     func testAnAssetChangeReloadsTheScene() throws {
