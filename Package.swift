@@ -2,7 +2,7 @@
 // Lamina: Core Animation's layer-and-animation model for Linux.
 //
 // Targets follow the pipeline, each importing only the stages before it:
-//   Geometry → Drawing → Timing → Animation → Layers → SceneFormat (scene file → model)
+//   Geometry → Drawing → Timing → Filters → Animation → Layers → SceneFormat (scene file → model)
 //   → Presentation (model at time t) → Rendering (render plan) → ImageIO, ContentRaster
 //   → UIGraphics → GLRenderer | CPURenderer (plan → frame) → Export (frame clock, frame loop, sinks)
 //   → RenderTesting (snapshot assertions), Demo, Benchmarks, Preview (the `lamina preview` server)
@@ -28,11 +28,13 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .target(name: "Drawing", dependencies: ["Geometry", "CCairo"]),
         .target(name: "Timing"),
-        .target(name: "Animation", dependencies: ["Geometry", "Timing"]),
-        .target(name: "Layers", dependencies: ["Geometry", "Drawing", "Timing", "Animation"]),
-        .target(name: "SceneFormat", dependencies: ["Geometry", "Timing", "Animation", "Layers"]),
-        .target(name: "Presentation", dependencies: ["Geometry", "Timing", "Animation", "Layers"]),
-        .target(name: "Rendering", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation"]),
+        // CIFilter and blend modes as values, for layers and their animations.
+        .target(name: "Filters"),
+        .target(name: "Animation", dependencies: ["Geometry", "Timing", "Filters"]),
+        .target(name: "Layers", dependencies: ["Geometry", "Drawing", "Timing", "Filters", "Animation"]),
+        .target(name: "SceneFormat", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers"]),
+        .target(name: "Presentation", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers"]),
+        .target(name: "Rendering", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers", "Presentation"]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(name: "ImageIO", dependencies: ["Geometry", "Layers", "Rendering", "CPNG", "CTurboJPEG"]),
@@ -61,7 +63,7 @@ let package = Package(
         .target(name: "Demo", dependencies: ["Geometry", "Layers", "SceneFormat", "Rendering", "ImageIO", "Export"],
                 plugins: ["EmbedExamples"]),
         // `lamina bench`, `lamina bench --export` and `lamina-model-bench`.
-        .target(name: "Benchmarks", dependencies: ["Geometry", "Drawing", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
+        .target(name: "Benchmarks", dependencies: ["Geometry", "Drawing", "Timing", "Filters", "Animation", "Layers", "Presentation", "SceneFormat",
                                                    "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer",
                                                    "Export", "Demo", "CEGL"],
                 plugins: ["EmbedShaders"]),
@@ -69,7 +71,7 @@ let package = Package(
         // the page (Sources/Preview/Page) embedded at build time.
         .target(name: "Preview", dependencies: ["Geometry", "Layers", "SceneFormat", "Presentation", "Rendering", "ImageIO", "Export"],
                 exclude: ["Page"], plugins: ["EmbedPreviewPage"]),
-        .target(name: "Lamina", dependencies: ["Geometry", "Drawing", "UIGraphics", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
+        .target(name: "Lamina", dependencies: ["Geometry", "Drawing", "UIGraphics", "Timing", "Filters", "Animation", "Layers", "Presentation", "SceneFormat",
                                                "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Export"]),
         .executableTarget(name: "LaminaCLI", dependencies: ["Lamina", "Demo", "Benchmarks", "Preview"]),
         .executableTarget(name: "ModelBenchmark", dependencies: ["Benchmarks"]),
@@ -78,7 +80,7 @@ let package = Package(
         .testTarget(name: "GeometryTests", dependencies: ["Geometry", "TestSupport"]),
         .testTarget(name: "TimingTests", dependencies: ["Timing", "TestSupport"]),
         .testTarget(name: "AnimationTests", dependencies: ["Animation", "TestSupport"]),
-        .testTarget(name: "LayersTests", dependencies: ["Layers", "Presentation", "SceneFormat", "ContentRaster", "TestSupport"]),
+        .testTarget(name: "LayersTests", dependencies: ["Filters", "Layers", "Presentation", "SceneFormat", "ContentRaster", "TestSupport"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "TestSupport"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "GLRenderer", "CPURenderer", "SceneFormat", "ImageIO", "Export",
                                                            "RenderTesting", "TestSupport"],

@@ -24,10 +24,22 @@
 //   u_gradientType          int    0 axial, 1 radial, 2 conic (GRADIENT)
 //   u_gradientPoints        vec4   start point (xy) and end point (zw) in unit space (GRADIENT);
 //                                  v_uv is the fragment's unit-space point of the layer's bounds
+//   u_colorMatrix  mat4   maps straight (un-premultiplied) RGBA: out = M·c + u_colorBias, clamped
+//   u_colorBias    vec4   (COLOR_MATRIX: the colour filters of `filters`/`backgroundFilters`)
+//   u_backdrop     sampler2D  copy of the target under the item, premultiplied (BLEND_*)
+//   u_backdropOrigin ivec2    target pixel of the copy's texel (0, 0) (BLEND_*)
+//   u_blendMode    int    the mode within its family (BLEND_*): separable 0 multiply, 1 screen,
+//                         2 overlay, 3 darken, 4 lighten, 5 colorDodge, 6 colorBurn, 7 softLight,
+//                         8 hardLight, 9 difference, 10 exclusion; non-separable 0 hue,
+//                         1 saturation, 2 color, 3 luminosity
 // Variants: compiled once per combination of TEXTURED (or TINTED: the texture's alpha times
-// i_color, for shadows; or GRADIENT: a CAGradientLayer's colour, §15.2), SHAPED and MASKED (defined right after #version), so plain quads never
-// pay for corner math, masks or a branch (llvmpipe shades every fragment on the CPU).
-// Output: premultiplied colour, blended source-over (ONE, ONE_MINUS_SRC_ALPHA). The depth lets
+// i_color, for shadows; or GRADIENT: a CAGradientLayer's colour, §15.2), SHAPED, MASKED,
+// COLOR_MATRIX and one of BLEND_SEPARABLE / BLEND_NONSEPARABLE (defined right after #version),
+// so plain quads never pay for corner math, masks, blending maths or a branch (llvmpipe shades
+// every fragment on the CPU).
+// Output: premultiplied colour, blended source-over (ONE, ONE_MINUS_SRC_ALPHA; ONE, ONE for the
+// `addition` mode). The BLEND_* variants output cs·(1 − αb) + αs·αb·B(Cb, Cs) with alpha αs —
+// W3C Compositing and Blending's result once source-over adds cb·(1 − αs). The depth lets
 // opaque items be drawn front to back first so hidden pixels are never shaded.
 // The framebuffer's row 0 is the image's top row: the y flip lives in this projection alone.
 
@@ -115,6 +127,95 @@ vec4 gradientColor(float t) {
     return vec4(c.rgb * c.a, c.a);
 }
 #endif
+#if defined(COLOR_MATRIX)
+uniform mat4 u_colorMatrix;
+uniform vec4 u_colorBias;
+
+vec4 mapColor(vec4 c) {
+    vec4 straight = c.a > 0.0 ? vec4(c.rgb / c.a, c.a) : vec4(0.0);
+    vec4 o = clamp(u_colorMatrix * straight + u_colorBias, 0.0, 1.0);
+    return vec4(o.rgb * o.a, o.a);
+}
+#endif
+#if defined(BLEND_SEPARABLE) || defined(BLEND_NONSEPARABLE)
+uniform sampler2D u_backdrop;
+uniform ivec2 u_backdropOrigin;
+uniform int u_blendMode;
+#endif
+#if defined(BLEND_SEPARABLE)
+float hardLight(float b, float s) {
+    return s <= 0.5 ? b * (2.0 * s) : b + (2.0 * s - 1.0) - b * (2.0 * s - 1.0);
+}
+
+float blendChannel(float b, float s) {
+    if (u_blendMode == 0) return b * s;
+    if (u_blendMode == 1) return b + s - b * s;
+    if (u_blendMode == 2) return hardLight(s, b);
+    if (u_blendMode == 3) return min(b, s);
+    if (u_blendMode == 4) return max(b, s);
+    if (u_blendMode == 5) {
+        if (b == 0.0) return 0.0;
+        if (s >= 1.0) return 1.0;
+        return min(1.0, b / (1.0 - s));
+    }
+    if (u_blendMode == 6) {
+        if (b >= 1.0) return 1.0;
+        if (s <= 0.0) return 0.0;
+        return 1.0 - min(1.0, (1.0 - b) / s);
+    }
+    if (u_blendMode == 7) {
+        if (s <= 0.5) return b - (1.0 - 2.0 * s) * b * (1.0 - b);
+        float d = b <= 0.25 ? ((16.0 * b - 12.0) * b + 4.0) * b : sqrt(b);
+        return b + (2.0 * s - 1.0) * (d - b);
+    }
+    if (u_blendMode == 8) return hardLight(b, s);
+    if (u_blendMode == 9) return abs(b - s);
+    return b + s - 2.0 * b * s;
+}
+
+vec3 blendColors(vec3 cb, vec3 cs) {
+    return vec3(blendChannel(cb.r, cs.r), blendChannel(cb.g, cs.g), blendChannel(cb.b, cs.b));
+}
+#endif
+#if defined(BLEND_NONSEPARABLE)
+float luminosity(vec3 c) { return 0.3 * c.r + 0.59 * c.g + 0.11 * c.b; }
+
+vec3 clipColor(vec3 c) {
+    float l = luminosity(c);
+    float n = min(min(c.r, c.g), c.b), x = max(max(c.r, c.g), c.b);
+    if (n < 0.0 && l - n > 1e-6) c = l + (c - l) * (l / (l - n));
+    if (x > 1.0 && x - l > 1e-6) c = l + (c - l) * ((1.0 - l) / (x - l));
+    return c;
+}
+
+vec3 setLuminosity(vec3 c, float l) { return clipColor(c + (l - luminosity(c))); }
+
+float saturation(vec3 c) { return max(max(c.r, c.g), c.b) - min(min(c.r, c.g), c.b); }
+
+// SetSat: the largest channel becomes s, the smallest 0, the middle one in proportion.
+vec3 setSaturation(vec3 c, float s) {
+    float n = min(min(c.r, c.g), c.b), x = max(max(c.r, c.g), c.b);
+    if (x <= n) return vec3(0.0);
+    return (c - n) * (s / (x - n));
+}
+
+vec3 blendColors(vec3 cb, vec3 cs) {
+    if (u_blendMode == 0) return setLuminosity(setSaturation(cs, saturation(cb)), luminosity(cb));
+    if (u_blendMode == 1) return setLuminosity(setSaturation(cb, saturation(cs)), luminosity(cb));
+    if (u_blendMode == 2) return setLuminosity(cs, luminosity(cb));
+    return setLuminosity(cb, luminosity(cs));
+}
+#endif
+#if defined(BLEND_SEPARABLE) || defined(BLEND_NONSEPARABLE)
+// What to draw source-over so that the result is the blend of `s` over the backdrop.
+vec4 blendOverBackdrop(vec4 s) {
+    if (s.a <= 0.0) return s;
+    vec4 b = texelFetch(u_backdrop, ivec2(gl_FragCoord.xy) - u_backdropOrigin, 0);
+    vec3 cs = clamp(s.rgb / s.a, 0.0, 1.0);
+    vec3 cb = b.a > 0.0 ? clamp(b.rgb / b.a, 0.0, 1.0) : vec3(0.0);
+    return vec4(s.rgb * (1.0 - b.a) + s.a * b.a * blendColors(cb, cs), s.a);
+}
+#endif
 out vec4 fragColor;
 
 // Signed distance to a rounded rectangle (negative inside). Continuous corners are drawn as a
@@ -140,6 +241,9 @@ void main() {
 #else
     vec4 color = v_color;
 #endif
+#if defined(COLOR_MATRIX)
+    color = mapColor(color);
+#endif
     float coverage = v_params.x;
 #if defined(SHAPED)
     vec2 center = v_shape.xy + 0.5 * v_shape.zw;
@@ -156,6 +260,9 @@ void main() {
 #endif
 #if defined(MASKED)
     coverage *= texture(u_mask, v_uv).a;
+#endif
+#if defined(BLEND_SEPARABLE) || defined(BLEND_NONSEPARABLE)
+    color = blendOverBackdrop(color);
 #endif
     fragColor = color * coverage;
 }

@@ -31,6 +31,12 @@ extension AnimatableValue {
             return .numbers(zip(a, b).map { $0 + ($1 - $0) * t })
         case (.colors(let a), .colors(let b)) where a.count == b.count:
             return .colors(zip(a, b).map { $0.interpolated(to: $1, fraction: t) })
+        case (.filters(let a), .filters(let b)) where a.count == b.count:
+            // The same filters in the same order: their inputs interpolate (Core Animation
+            // animates filter inputs); otherwise the list switches half-way.
+            let blended = zip(a, b).compactMap { $0.interpolated(to: $1, fraction: t) }
+            if blended.count == a.count { return .filters(blended) }
+            return t >= 0.5 ? end : self
         default:
             // Booleans, nil ends and mismatched shapes switch half-way.
             return t >= 0.5 ? end : self

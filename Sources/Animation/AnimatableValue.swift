@@ -1,9 +1,14 @@
 import Foundation
 import Geometry
+import Filters
 
 /// The type of an animatable property, which decides how values convert and interpolate.
 public enum AnimatableValueKind: Sendable, Hashable {
     case number, point, size, rect, color, transform, path, bool, contents, numbers, colors
+    /// `compositingFilter`: one filter or none, switched discretely.
+    case filter
+    /// `filters`, `backgroundFilters`: a list whose inputs interpolate while its filters match.
+    case filters
 }
 
 /// Layer contents mid-animation: both ends and the cross-fade fraction (blending is the renderer's job).
@@ -32,6 +37,8 @@ public enum AnimatableValue: Sendable, Hashable {
     case contents(ContentsValue)
     case numbers([Double])
     case colors([CGColor])
+    case filter(LayerFilter?)
+    case filters([LayerFilter])
 
     public var kind: AnimatableValueKind {
         switch self {
@@ -46,6 +53,8 @@ public enum AnimatableValue: Sendable, Hashable {
         case .contents: .contents
         case .numbers: .numbers
         case .colors: .colors
+        case .filter: .filter
+        case .filters: .filters
         }
     }
 
@@ -67,6 +76,8 @@ extension AnimatableValue {
             case .color: self = .color(nil)
             case .path: self = .path(nil)
             case .contents: self = .contents(ContentsValue(image: nil))
+            case .filter: self = .filter(nil)
+            case .filters: self = .filters([])
             default: return nil
             }
             return
@@ -114,6 +125,13 @@ extension AnimatableValue {
                 colors.append(c)
             }
             self = .colors(colors)
+        case .filter:
+            if let filter = value as? LayerFilter { self = .filter(filter); return }
+            self = .filter(LayerFilter.compositing(from: value))
+        case .filters:
+            if let filters = value as? [LayerFilter] { self = .filters(filters); return }
+            guard let list = value as? [Any] else { return nil }
+            self = .filters(LayerFilter.imageFilters(from: list, for: "filters"))
         }
     }
 
@@ -151,6 +169,7 @@ extension AnimatableValue {
         case .contents(let c): c.fraction.isFinite
         case .numbers(let v): v.allSatisfy(\.isFinite)
         case .colors(let v): v.allSatisfy { $0.red.isFinite && $0.green.isFinite && $0.blue.isFinite && $0.alpha.isFinite }
+        case .filter, .filters: true  // a filter takes finite inputs only
         }
     }
 
@@ -189,6 +208,8 @@ extension AnimatableValue {
         case .contents(let v): v.image
         case .numbers(let v): v.map { CGFloat($0) }
         case .colors(let v): v
+        case .filter(let v): v?.publicValue
+        case .filters(let v): v.map { CIFilter($0) }
         }
     }
 }

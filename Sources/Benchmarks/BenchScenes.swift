@@ -37,6 +37,7 @@ public enum BenchScenes {
          rounded(100, plain: true, width, height), rounded(100, plain: false, width, height), nestedMasks(30, width, height),
          content(animated: true, width, height), content(animated: false, width, height),
          drawn(animated: true, width, height), drawn(animated: false, width, height)]
+            + filterScenes(width: width, height: height)
     }
 
     static func stage(_ width: Int, _ height: Int) -> CALayer {

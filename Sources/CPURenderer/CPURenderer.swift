@@ -36,19 +36,32 @@ public final class CPURenderer: RenderBackend {
         let start = stopwatch == nil ? 0 : Stopwatch.now()
         var passTextures: [Int: Texture] = [:]
         var frame: [UInt8] = []
+        // A frame split by backdrop filters is drawn in a target of its own and copied out.
+        let frameContinues = plan.framePass.startsFrom != nil
         for (index, pass) in plan.passes.enumerated() {
             guard pass.width > 0, pass.height > 0, pass.width <= 1 << 15, pass.height <= 1 << 15 else { return nil }
-            if pass.id == plan.framePass.id {
+            if pass.id == plan.framePass.id, !frameContinues {
                 // The frame is drawn straight into the array it is returned in.
                 let count = pass.width * pass.height * 4
                 frame = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                    draw(pass, into: buffer.baseAddress!, images: images, passTextures: passTextures)
+                    draw(pass, into: buffer.baseAddress!, clear: true, images: images, passTextures: passTextures)
                     initialized = count
                 }
+                continue
+            }
+            let target: Texture
+            if let earlier = pass.startsFrom.flatMap({ passTextures[$0] }), earlier.width == pass.width, earlier.height == pass.height {
+                // Drawing on into the earlier pass's pixels: what was derived from them is stale.
+                target = earlier
+                target.invalidateDerived()
+                draw(pass, into: target.targetPixels, clear: false, images: images, passTextures: passTextures)
             } else {
-                let target = self.target(index, width: pass.width, height: pass.height)
-                draw(pass, into: target.targetPixels, images: images, passTextures: passTextures)
-                passTextures[pass.id] = target
+                target = self.target(index, width: pass.width, height: pass.height)
+                draw(pass, into: target.targetPixels, clear: true, images: images, passTextures: passTextures)
+            }
+            passTextures[pass.id] = target
+            if pass.id == plan.framePass.id {
+                frame = Array(UnsafeBufferPointer(start: target.targetPixels, count: pass.width * pass.height * 4))
             }
         }
         frameNumber += 1
@@ -57,11 +70,11 @@ public final class CPURenderer: RenderBackend {
         return Image(width: plan.width, height: plan.height, pixels: frame)
     }
 
-    /// Clears `pixels` and draws the pass's items into it; a blur replaces the whole target where
-    /// it stands in the order.
-    private func draw(_ pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, images: ImageProvider,
+    /// Clears `pixels` (unless the pass continues an earlier one) and draws the pass's items into
+    /// it; a blur replaces the whole target where it stands in the order.
+    private func draw(_ pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, clear: Bool, images: ImageProvider,
                       passTextures: [Int: Texture]) {
-        Self.clear(pixels, count: pass.width * pass.height, to: pass.clearColor)
+        if clear { Self.clear(pixels, count: pass.width * pass.height, to: pass.clearColor) }
         var segment: [DrawItem] = []
         for item in pass.items {
             if case .blur(let source, let sigma, let horizontal) = item.paint {

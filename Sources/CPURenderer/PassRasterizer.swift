@@ -21,12 +21,22 @@ struct PassRasterizer {
         let rows = rows.clamped(to: item.polygon.rows)
         guard !rows.isEmpty else { return }
         let plain = item.shape == nil && item.mask == nil
+        // Blend modes and colour matrices take the general path (the packed loops only blend over).
+        guard item.blendMode == .normal, item.colorMatrix == nil else { return drawGeneral(item, rows: rows, claiming: claiming) }
         switch item.paint {
         case .solid(let color) where plain:
             drawSolid(item, color: color, rows: rows, claiming: claiming)
         case .texture(let texture, .linear, .linear)
             where item.shape == nil && texture.wideTexels != nil && item.mask.map { $0.wideTexels != nil && $0.width == texture.width && $0.height == texture.height } ?? true:
             drawTextured(item, texture: texture, rows: rows, claiming: claiming)
+        default:
+            drawGeneral(item, rows: rows, claiming: claiming)
+        }
+    }
+
+    /// Any item, through the Float shading loop.
+    private func drawGeneral(_ item: PreparedItem, rows: Range<Int>, claiming: Bool) {
+        switch item.paint {
         case .solid(let color):
             shade(item, rows: rows, claiming: claiming, SolidSource(color: color))
         case .gradient(let gradient):
@@ -50,21 +60,38 @@ struct PassRasterizer {
 
     private func shade<S: PaintSource>(_ item: PreparedItem, rows: Range<Int>, claiming: Bool, _ source: S) {
         if let tint = item.tint {
-            return applyingMask(item, rows: rows, claiming: claiming, TintMultiplied(source: source, tint: tint))
+            return mapping(item, rows: rows, claiming: claiming, TintMultiplied(source: source, tint: tint))
         }
-        applyingMask(item, rows: rows, claiming: claiming, source)
+        mapping(item, rows: rows, claiming: claiming, source)
     }
 
-    private func applyingMask<S: PaintSource>(_ item: PreparedItem, rows: Range<Int>, claiming: Bool, _ source: S) {
+    private func mapping<S: PaintSource>(_ item: PreparedItem, rows: Range<Int>, claiming: Bool, _ source: S) {
+        if let matrix = item.colorMatrix {
+            return compositing(item, rows: rows, claiming: claiming, ColorMatrixSource(source: source, matrix: matrix))
+        }
+        compositing(item, rows: rows, claiming: claiming, source)
+    }
+
+    private func compositing<S: PaintSource>(_ item: PreparedItem, rows: Range<Int>, claiming: Bool, _ source: S) {
+        switch item.blendMode {
+        case .normal: applyingMask(item, rows: rows, claiming: claiming, source, SourceOverCompositor())
+        case .addition: applyingMask(item, rows: rows, claiming: claiming, source, AdditionCompositor())
+        default: applyingMask(item, rows: rows, claiming: claiming, source, BlendCompositor(mode: item.blendMode))
+        }
+    }
+
+    private func applyingMask<S: PaintSource, C: PixelCompositor>(_ item: PreparedItem, rows: Range<Int>, claiming: Bool,
+                                                                  _ source: S, _ compositor: C) {
         if let mask = item.mask {
-            shade(item, rows: rows, claiming: claiming, source, mask: mask.level0)
+            shade(item, rows: rows, claiming: claiming, source, compositor, mask: mask.level0)
         } else {
-            shade(item, rows: rows, claiming: claiming, source, mask: nil)
+            shade(item, rows: rows, claiming: claiming, source, compositor, mask: nil)
         }
     }
 
     @inline(__always)
-    private func shade<S: PaintSource>(_ item: PreparedItem, rows: Range<Int>, claiming: Bool, _ source: S, mask: TextureLevelView?) {
+    private func shade<S: PaintSource, C: PixelCompositor>(_ item: PreparedItem, rows: Range<Int>, claiming: Bool, _ source: S,
+                                                           _ compositor: C, mask: TextureLevelView?) {
         let order = item.order
         let shape = item.shape
         let opacity = item.opacity
@@ -93,30 +120,10 @@ struct PassRasterizer {
                     coverage *= shape.coverage(distance: d, width: (dx * dx + dy * dy).squareRoot())
                 }
                 if let mask { coverage *= mask.bilinear(uv.x, uv.y).w * (1 / 255) }
-                let color = source.color(uv, x: px, y: py) * coverage
-                write(color, at: index, opaque: claiming)
+                compositor.write(source.color(uv, x: px, y: py), coverage: coverage, to: target + index * 4, opaque: claiming)
                 if claiming { owner?[index] = order }
             }
         }
-    }
-
-    /// Source-over of a premultiplied colour (channels 0…1) onto the target, in 8 bits.
-    @inline(__always)
-    private func write(_ color: SIMD4<Float>, at index: Int, opaque: Bool) {
-        // Float → unorm8 as the GPU converts fragment outputs: clamp, scale, round to nearest.
-        let scaled = color * 255 + 0.5
-        let r = Self.unorm8(scaled.x), g = Self.unorm8(scaled.y), b = Self.unorm8(scaled.z), a = Self.unorm8(scaled.w)
-        let p = target + index * 4
-        let inverse = 255 - a
-        if opaque || inverse <= 0 {
-            p[0] = UInt8(truncatingIfNeeded: r); p[1] = UInt8(truncatingIfNeeded: g)
-            p[2] = UInt8(truncatingIfNeeded: b); p[3] = UInt8(truncatingIfNeeded: a)
-            return
-        }
-        p[0] = UInt8(truncatingIfNeeded: min(255, r + Self.multiply(Int32(p[0]), inverse)))
-        p[1] = UInt8(truncatingIfNeeded: min(255, g + Self.multiply(Int32(p[1]), inverse)))
-        p[2] = UInt8(truncatingIfNeeded: min(255, b + Self.multiply(Int32(p[2]), inverse)))
-        p[3] = UInt8(truncatingIfNeeded: min(255, a + Self.multiply(Int32(p[3]), inverse)))
     }
 
     /// 0…255 from a scaled channel; NaN (a degenerate sample) becomes 0 instead of trapping.
@@ -128,5 +135,60 @@ struct PassRasterizer {
     static func multiply(_ a: Int32, _ b: Int32) -> Int32 {
         let t = a * b + 0x80
         return (t + (t >> 8)) >> 8
+    }
+}
+
+/// How a shaded pixel meets the target: its colour before coverage, combined in 8 bits as the
+/// GPU's unorm8 blending rounds.
+protocol PixelCompositor {
+    func write(_ color: SIMD4<Float>, coverage: Float, to p: UnsafeMutablePointer<UInt8>, opaque: Bool)
+}
+
+/// Source-over (premultiplied): `ONE, ONE_MINUS_SRC_ALPHA`.
+struct SourceOverCompositor: PixelCompositor {
+    @inline(__always)
+    func write(_ color: SIMD4<Float>, coverage: Float, to p: UnsafeMutablePointer<UInt8>, opaque: Bool) {
+        Self.over(color * coverage, p, opaque: opaque)
+    }
+
+    /// Source-over of a premultiplied colour (channels 0…1) onto the pixel at `p`, in 8 bits.
+    @inline(__always)
+    static func over(_ color: SIMD4<Float>, _ p: UnsafeMutablePointer<UInt8>, opaque: Bool) {
+        // Float → unorm8 as the GPU converts fragment outputs: clamp, scale, round to nearest.
+        let scaled = color * 255 + 0.5
+        let r = PassRasterizer.unorm8(scaled.x), g = PassRasterizer.unorm8(scaled.y)
+        let b = PassRasterizer.unorm8(scaled.z), a = PassRasterizer.unorm8(scaled.w)
+        let inverse = 255 - a
+        if opaque || inverse <= 0 {
+            p[0] = UInt8(truncatingIfNeeded: r); p[1] = UInt8(truncatingIfNeeded: g)
+            p[2] = UInt8(truncatingIfNeeded: b); p[3] = UInt8(truncatingIfNeeded: a)
+            return
+        }
+        p[0] = UInt8(truncatingIfNeeded: min(255, r + PassRasterizer.multiply(Int32(p[0]), inverse)))
+        p[1] = UInt8(truncatingIfNeeded: min(255, g + PassRasterizer.multiply(Int32(p[1]), inverse)))
+        p[2] = UInt8(truncatingIfNeeded: min(255, b + PassRasterizer.multiply(Int32(p[2]), inverse)))
+        p[3] = UInt8(truncatingIfNeeded: min(255, a + PassRasterizer.multiply(Int32(p[3]), inverse)))
+    }
+}
+
+/// The clamped sum: `ONE, ONE`.
+struct AdditionCompositor: PixelCompositor {
+    @inline(__always)
+    func write(_ color: SIMD4<Float>, coverage: Float, to p: UnsafeMutablePointer<UInt8>, opaque: Bool) {
+        let scaled = color * coverage * 255 + 0.5
+        p[0] = UInt8(truncatingIfNeeded: min(255, PassRasterizer.unorm8(scaled.x) + Int32(p[0])))
+        p[1] = UInt8(truncatingIfNeeded: min(255, PassRasterizer.unorm8(scaled.y) + Int32(p[1])))
+        p[2] = UInt8(truncatingIfNeeded: min(255, PassRasterizer.unorm8(scaled.z) + Int32(p[2])))
+        p[3] = UInt8(truncatingIfNeeded: min(255, PassRasterizer.unorm8(scaled.w) + Int32(p[3])))
+    }
+}
+
+/// A blend mode reading the pixel under it (what the GPU reads from its copy of the backdrop).
+struct BlendCompositor: PixelCompositor {
+    let mode: BlendMode
+    @inline(__always)
+    func write(_ color: SIMD4<Float>, coverage: Float, to p: UnsafeMutablePointer<UInt8>, opaque: Bool) {
+        let backdrop = SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), Float(p[3])) * (1 / 255)
+        SourceOverCompositor.over(BlendMath.composite(color, backdrop: backdrop, mode: mode) * coverage, p, opaque: false)
     }
 }

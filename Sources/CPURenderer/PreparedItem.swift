@@ -21,6 +21,8 @@ struct PreparedItem {
     let mask: Texture?
     /// Multiplies texture colours (premultiplied), nil for none.
     let tint: SIMD4<Float>?
+    let blendMode: BlendMode
+    let colorMatrix: ColorMatrix?
 
     init?(_ item: DrawItem, order: Int, bounds: CGRect, paint: PreparedPaint, mask: Texture?) {
         guard item.rect.width > 0, item.rect.height > 0 else { return nil }
@@ -54,10 +56,13 @@ struct PreparedItem {
         self.opacity = item.opacity
         self.mask = mask
         tint = item.tint.map { SIMD4($0.red, $0.green, $0.blue, $0.alpha) }
+        blendMode = item.blendMode
+        colorMatrix = item.colorMatrix
         let shape = item.shape ?? (item.borderWidth != nil ? RoundedShape(rect: item.rect, radius: 0) : nil)
         self.shape = shape.map { ShapeCoverage($0, borderWidth: item.borderWidth ?? 0) }
         isOpaque = item.opacity >= 1 && item.shape == nil && item.borderWidth == nil && item.maskPass == nil
             && item.polygon == nil && paint.isOpaque && (item.tint?.alpha ?? 1) >= 1
+            && item.blendMode == .normal && item.colorMatrix == nil
     }
 
     /// Pixel centre → texel coordinates of a `width`×`height` texture: the numerators of u·width

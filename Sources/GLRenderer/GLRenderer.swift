@@ -13,9 +13,9 @@ public final class GLRenderer: RenderBackend {
     public let name = "gpu"
     public let context: GLContext
     private var programs: [LayerProgram.Variant: LayerProgram] = [:]
-    private var program: LayerProgram
-    private let blurProgram: BlurProgram
-    private var currentTarget: (width: Int, height: Int) = (0, 0)
+    var program: LayerProgram
+    let blurProgram: BlurProgram
+    var currentTarget: (width: Int, height: Int) = (0, 0)
     private var quad: GLuint = 0
     private var instanceBuffer: GLuint = 0
     /// Corners of a split piece (normalised to its item's rect), drawn as a fan.
@@ -35,7 +35,14 @@ public final class GLRenderer: RenderBackend {
         var mask: GLuint
         var minFilter: GLint
         var magFilter: GLint
+        var blendMode: BlendMode = .normal
+        var colorMatrix: ColorMatrix?
     }
+    /// A copy of the region of the target under a blend-mode item (GLES 3 cannot read the
+    /// framebuffer being drawn), grown as needed; `backdropOrigin` is the copied region's corner.
+    var backdropTexture: GLuint = 0
+    var backdropCapacity: (width: Int, height: Int) = (0, 0)
+    var backdropOrigin: (x: GLint, y: GLint) = (0, 0)
     private var textures: [ObjectIdentifier: (texture: GLuint, image: CGImage, mipmapped: Bool, opaque: Bool)] = [:]
     /// The frame each texture was last drawn in: textures unused for `textureLifetime` frames are
     /// deleted, so content rasterized anew every frame (an animated path) cannot pile up.
@@ -62,6 +69,7 @@ public final class GLRenderer: RenderBackend {
         glUseProgram(program.program)
         glUniform1i(program.texture, 0)
         glUniform1i(program.mask, 1)
+        glGenTextures(1, &backdropTexture)
         glGenVertexArrays(1, &vertexArray)
         glBindVertexArray(vertexArray)
         glGenBuffers(1, &quad)
@@ -96,6 +104,7 @@ public final class GLRenderer: RenderBackend {
             glDeleteTextures(1, &t)
             glDeleteRenderbuffers(1, &d)
         }
+        glDeleteTextures(1, &backdropTexture)
         glDeleteBuffers(1, &quad)
         glDeleteBuffers(1, &instanceBuffer)
         glDeleteBuffers(1, &polygonBuffer)
@@ -114,13 +123,19 @@ public final class GLRenderer: RenderBackend {
         glDisable(GLenum(GL_CULL_FACE))
 
         var passTextures: [Int: GLuint] = [:]
+        var passTargets: [Int: Target] = [:]
         for (index, pass) in plan.passes.enumerated() {
-            let target = self.target(index, width: pass.width, height: pass.height)
+            // A pass that continues an earlier one draws on into its target, uncleared.
+            let earlier = pass.startsFrom.flatMap { passTargets[$0] }.flatMap { $0.width == pass.width && $0.height == pass.height ? $0 : nil }
+            let target = earlier ?? self.target(index, width: pass.width, height: pass.height)
+            passTargets[pass.id] = target
             glBindFramebuffer(GLenum(GL_FRAMEBUFFER), target.framebuffer)
             glViewport(0, 0, GLsizei(pass.width), GLsizei(pass.height))
-            let c = pass.clearColor
-            glClearColor(c.red, c.green, c.blue, c.alpha)
-            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            if earlier == nil {
+                let c = pass.clearColor
+                glClearColor(c.red, c.green, c.blue, c.alpha)
+                glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            }
             currentTarget = (pass.width, pass.height)
             glUniform2f(program.target, GLfloat(pass.width), GLfloat(pass.height))
             drawItems(pass.items, images: images, passTextures: passTextures)
@@ -191,7 +206,7 @@ public final class GLRenderer: RenderBackend {
     /// Whether an item covers its whole quad with alpha 1 (so it may hide what is below).
     private func isOpaque(_ item: DrawItem, images: ImageProvider) -> Bool {
         guard item.opacity >= 1, item.shape == nil, item.borderWidth == nil, item.maskPass == nil, item.polygon == nil,
-              (item.tint?.alpha ?? 1) >= 1 else {
+              (item.tint?.alpha ?? 1) >= 1, item.blendMode == .normal, item.colorMatrix == nil else {
             return false
         }
         switch item.paint {
@@ -214,6 +229,15 @@ public final class GLRenderer: RenderBackend {
                            texture: 0, mask: item.maskPass.flatMap { passTextures[$0] } ?? 0,
                            minFilter: GL_LINEAR, magFilter: GL_LINEAR)
         key.variant.masked = key.mask != 0
+        key.blendMode = item.blendMode
+        key.colorMatrix = item.colorMatrix
+        key.variant.colorMatrix = item.colorMatrix != nil
+        if item.blendMode.readsBackdrop {
+            key.variant.blend = item.blendMode.family
+            // Drawn alone, over a copy of what lies under it now.
+            flush()
+            guard copyBackdrop(under: item) else { return }
+        }
         var color = PremultipliedColor.clear
         var uv = CGRect(x: 0, y: 0, width: 1, height: 1)
         switch item.paint {
@@ -285,6 +309,7 @@ public final class GLRenderer: RenderBackend {
                 [GLfloat((p.x - item.rect.minX) / item.rect.width), GLfloat((p.y - item.rect.minY) / item.rect.height)]
             }.flatMap { $0 })
         }
+        if item.blendMode.readsBackdrop { flush() }
     }
 
     /// Draws the collected batch in one instanced call (or one polygon, given its corners).
@@ -296,6 +321,21 @@ public final class GLRenderer: RenderBackend {
         }
         guard let key = batchKey, instanceCount > 0 else { return }
         use(key.variant)
+        if let m = key.colorMatrix {
+            // Column-major: column j holds input j's weight in each output channel.
+            let columns: [GLfloat] = (0..<4).flatMap { j in m.rows.map { $0[j] } }
+            glUniformMatrix4fv(program.colorMatrix, 1, GLboolean(GL_FALSE), columns)
+            glUniform4f(program.colorBias, m.bias.x, m.bias.y, m.bias.z, m.bias.w)
+        }
+        if key.blendMode.readsBackdrop {
+            glActiveTexture(GLenum(GL_TEXTURE2))
+            glBindTexture(GLenum(GL_TEXTURE_2D), backdropTexture)
+            glActiveTexture(GLenum(GL_TEXTURE0))
+            glUniform2i(program.backdropOrigin, backdropOrigin.x, backdropOrigin.y)
+            glUniform1i(program.blendMode, GLint(key.blendMode.indexInFamily))
+        }
+        if key.blendMode == .addition { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE)) }
+        defer { if key.blendMode == .addition { glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA)) } }
         if key.texture != 0 {
             glActiveTexture(GLenum(GL_TEXTURE0))
             glBindTexture(GLenum(GL_TEXTURE_2D), key.texture)
@@ -348,6 +388,7 @@ public final class GLRenderer: RenderBackend {
             glUseProgram(made.program)
             glUniform1i(made.texture, 0)
             glUniform1i(made.mask, 1)
+            glUniform1i(made.backdrop, 2)
             programs[variant] = made
             next = made
         }
@@ -356,25 +397,6 @@ public final class GLRenderer: RenderBackend {
         glUseProgram(program.program)
         glUniform2f(program.target, GLfloat(currentTarget.width), GLfloat(currentTarget.height))
     }
-
-    /// One axis of a Gaussian blur of `source` over the whole bound target.
-    private func blur(_ source: GLuint?, sigma: CGFloat, horizontal: Bool) {
-        guard let source else { return }
-        glUseProgram(blurProgram.program)
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), source)
-        glUniform1i(blurProgram.source, 0)
-        let texel = horizontal ? (1 / GLfloat(currentTarget.width), GLfloat(0)) : (GLfloat(0), 1 / GLfloat(currentTarget.height))
-        glUniform2f(blurProgram.step, texel.0, texel.1)
-        glUniform1f(blurProgram.sigma, GLfloat(sigma))
-        glUniform1i(blurProgram.radius, GLint(min(64, (3 * sigma).rounded(.up))))
-        // Replace, don't blend: the blur pass starts cleared and is written once.
-        glDisable(GLenum(GL_BLEND))
-        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
-        glEnable(GLenum(GL_BLEND))
-        glUseProgram(program.program)
-    }
-
 
     private func evictUnusedTextures() {
         frameNumber += 1

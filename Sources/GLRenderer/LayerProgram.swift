@@ -1,20 +1,27 @@
 import Foundation
 import CEGL
+import Rendering
 
 /// One variant of `Shaders/layer.glsl` and its uniform locations.
 struct LayerProgram {
     /// Which optional stages a variant compiles in.
     struct Variant: Hashable {
         var textured: Bool, tinted: Bool = false, gradient: Bool = false, shaped: Bool, masked: Bool
+        var colorMatrix = false
+        /// Reads a copy of the backdrop: the blend family, or nil for fixed-function blending.
+        var blend: BlendMode.Family?
         var defines: String {
             (textured ? "#define TEXTURED 1\n" : "") + (tinted ? "#define TINTED 1\n" : "") + (gradient ? "#define GRADIENT 1\n" : "")
                 + (shaped ? "#define SHAPED 1\n" : "") + (masked ? "#define MASKED 1\n" : "")
+                + (colorMatrix ? "#define COLOR_MATRIX 1\n" : "")
+                + (blend == .separable ? "#define BLEND_SEPARABLE 1\n" : blend == .nonSeparable ? "#define BLEND_NONSEPARABLE 1\n" : "")
         }
     }
 
     let program: GLuint
     let target, texture, mask: GLint
     let gradientColors, gradientLocations, gradientCount, gradientType, gradientPoints: GLint
+    let colorMatrix, colorBias, backdrop, backdropOrigin, blendMode: GLint
 
     init(_ variant: Variant) throws(GLContextError) {
         let linked = try GLShaderProgram.build(EmbeddedShaders.layer, name: "layer.glsl", defines: variant.defines)
@@ -24,18 +31,20 @@ struct LayerProgram {
         gradientColors = location("u_gradientColors"); gradientLocations = location("u_gradientLocations")
         gradientCount = location("u_gradientCount"); gradientType = location("u_gradientType")
         gradientPoints = location("u_gradientPoints")
+        colorMatrix = location("u_colorMatrix"); colorBias = location("u_colorBias")
+        backdrop = location("u_backdrop"); backdropOrigin = location("u_backdropOrigin"); blendMode = location("u_blendMode")
     }
 }
 
 /// `Shaders/blur.glsl`: one axis of a separable Gaussian blur.
 struct BlurProgram {
     let program: GLuint
-    let source, step, sigma, radius: GLint
+    let source, step, weights, radius: GLint
 
     init() throws(GLContextError) {
         let linked = try GLShaderProgram.build(EmbeddedShaders.blur, name: "blur.glsl")
         program = linked
         source = glGetUniformLocation(linked, "u_source"); step = glGetUniformLocation(linked, "u_step")
-        sigma = glGetUniformLocation(linked, "u_sigma"); radius = glGetUniformLocation(linked, "u_radius")
+        weights = glGetUniformLocation(linked, "u_weights"); radius = glGetUniformLocation(linked, "u_radius")
     }
 }

@@ -4,6 +4,7 @@
 @_exported import Geometry
 @_exported import Drawing
 @_exported import Timing
+@_exported import Filters
 @_exported import Animation
 @_exported import Layers
 @_exported import SceneFormat

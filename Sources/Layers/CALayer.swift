@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 import Drawing
 import Animation
+import Filters
 import Timing
 
 /// Answers action searches for a layer and can draw it. Core Animation: `CALayerDelegate`.
@@ -303,6 +304,29 @@ open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
     public var shadowPath: CGPath? {
         get { properties.shadowPath }
         set { update(.shadowPath, \.shadowPath, newValue?.copy()) }
+    }
+
+    /// How the flattened layer is composited onto what lies beneath it: a blend-mode name
+    /// (`"multiplyBlendMode"`, …, `"luminosityBlendMode"`), a `CIFilter` of one
+    /// (`CIFilter(name: "CIMultiplyBlendMode")`) or `CIAdditionCompositing`; nil for source-over.
+    /// Other values are ignored with a warning. Animatable (discretely).
+    public var compositingFilter: Any? {
+        get { properties.compositingFilter?.publicValue }
+        set { update(.compositingFilter, \.compositingFilter, LayerFilter.compositing(from: newValue)) }
+    }
+    /// Core Image filters applied to the layer and its sublayers, flattened, in order
+    /// (`CIGaussianBlur`, `CIColorControls`, `CIColorMatrix`, `CIColorInvert`, `CISepiaTone`);
+    /// other filters are ignored with a warning. Their inputs animate through
+    /// `filters.NAME.INPUT` key paths. Animatable.
+    public var filters: [Any]? {
+        get { properties.filters.isEmpty ? nil : properties.filters.map { CIFilter($0) } }
+        set { update(.filters, \.filters, LayerFilter.imageFilters(from: newValue, for: "filters")) }
+    }
+    /// Core Image filters applied to what lies behind the layer, inside its shape, before the
+    /// layer draws (a frosted panel: `CIGaussianBlur`). The same filters as `filters`. Animatable.
+    public var backgroundFilters: [Any]? {
+        get { properties.backgroundFilters.isEmpty ? nil : properties.backgroundFilters.map { CIFilter($0) } }
+        set { update(.backgroundFilters, \.backgroundFilters, LayerFilter.imageFilters(from: newValue, for: "backgroundFilters")) }
     }
 
     // MARK: - CAMediaTiming (a layer's duration is infinite)

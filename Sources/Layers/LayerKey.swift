@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Animation
+import Filters
 
 /// An animatable layer property, named as Core Animation names its key.
 public enum LayerKey: String, CaseIterable, Sendable {
@@ -9,6 +10,7 @@ public enum LayerKey: String, CaseIterable, Sendable {
     case contents, contentsRect, contentsCenter, contentsScale, masksToBounds, doubleSided
     case shadowColor, shadowOpacity, shadowOffset, shadowRadius, shadowPath
     case shouldRasterize, rasterizationScale, minificationFilterBias
+    case compositingFilter, filters, backgroundFilters
     // CAShapeLayer
     case path, fillColor, strokeColor, strokeStart, strokeEnd, lineWidth, miterLimit, lineDashPhase, lineDashPattern
     // CATextLayer
@@ -35,6 +37,8 @@ public enum LayerKey: String, CaseIterable, Sendable {
         case .shadowPath, .path: .path
         case .lineDashPattern, .locations: .numbers
         case .colors: .colors
+        case .compositingFilter: .filter
+        case .filters, .backgroundFilters: .filters
         default: .number
         }
     }
@@ -94,10 +98,22 @@ public enum KeyPathField: String, Sendable, CaseIterable {
     }
 }
 
+/// An input of one filter in a layer's `filters` or `backgroundFilters`, by the filter's name:
+/// the `NAME.inputRadius` of `filters.NAME.inputRadius`.
+public struct FilterInputPath: Sendable, Equatable {
+    public var filter: String
+    public var input: String
+    public init(filter: String, input: String) { self.filter = filter; self.input = input }
+    /// Numbers, or four-number vectors for the colour matrix's `input…Vector` inputs.
+    public var kind: AnimatableValueKind { LayerFilter.isVectorParameter(input) ? .numbers : .number }
+}
+
 /// A parsed animation key path: a layer property and an optional field inside it.
 public struct LayerKeyPath: Sendable, Equatable, CustomStringConvertible {
     public var key: LayerKey
     public var field: KeyPathField?
+    /// For `filters.NAME.INPUT` and `backgroundFilters.NAME.INPUT`: the filter input addressed.
+    public var filterInput: FilterInputPath?
 
     /// Parses a Core Animation key path; `nil` for unknown keys or fields that do not fit the key.
     public init?(_ string: String) {
@@ -110,7 +126,12 @@ public struct LayerKeyPath: Sendable, Equatable, CustomStringConvertible {
         }
         guard let key else { return nil }
         self.key = key
-        if parts.count == 2 {
+        if parts.count == 2, key == .filters || key == .backgroundFilters {
+            // The filter's name may not contain a dot; the input is what follows it.
+            let rest = parts[1].split(separator: ".", maxSplits: 1).map(String.init)
+            guard rest.count == 2, !rest[0].isEmpty, rest[1].hasPrefix("input") else { return nil }
+            filterInput = FilterInputPath(filter: rest[0], input: rest[1])
+        } else if parts.count == 2 {
             guard let field = KeyPathField(rawValue: parts[1]), field.applies(to: key.kind) else { return nil }
             self.field = field
         }
@@ -119,9 +140,12 @@ public struct LayerKeyPath: Sendable, Equatable, CustomStringConvertible {
     public init(key: LayerKey, field: KeyPathField? = nil) { self.key = key; self.field = field }
 
     /// The value type the animation interpolates.
-    public var kind: AnimatableValueKind { field?.kind ?? key.kind }
+    public var kind: AnimatableValueKind { filterInput?.kind ?? field?.kind ?? key.kind }
 
-    public var description: String { field.map { "\(key.rawValue).\($0.rawValue)" } ?? key.rawValue }
+    public var description: String {
+        if let f = filterInput { return "\(key.rawValue).\(f.filter).\(f.input)" }
+        return field.map { "\(key.rawValue).\($0.rawValue)" } ?? key.rawValue
+    }
 }
 
 // MARK: - Reading and writing fields

@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Animation
+import Filters
 
 // Reading and writing layer properties as `AnimatableValue`s, for animations and key-value coding.
 
@@ -35,6 +36,9 @@ extension LayerProperties {
         case .shouldRasterize: return .bool(shouldRasterize)
         case .rasterizationScale: return .number(rasterizationScale)
         case .minificationFilterBias: return .number(Double(minificationFilterBias))
+        case .compositingFilter: return .filter(compositingFilter)
+        case .filters: return .filters(filters)
+        case .backgroundFilters: return .filters(backgroundFilters)
         default: return contentValue(for: key)
         }
     }
@@ -128,6 +132,9 @@ extension LayerProperties {
         case (.shouldRasterize, .bool(let v)): shouldRasterize = v
         case (.rasterizationScale, .number(let v)): rasterizationScale = v
         case (.minificationFilterBias, .number(let v)): minificationFilterBias = Float(v)
+        case (.compositingFilter, .filter(let v)): compositingFilter = v
+        case (.filters, .filters(let v)): filters = v
+        case (.backgroundFilters, .filters(let v)): backgroundFilters = v
         default: setContentValue(value, for: key)
         }
     }
@@ -199,12 +206,33 @@ extension LayerProperties {
 
     /// The value at a key path (a field of a property, or the whole property).
     public func value(at path: LayerKeyPath) -> AnimatableValue? {
+        if let input = path.filterInput {
+            let list = path.key == .backgroundFilters ? backgroundFilters : filters
+            switch list.first(where: { $0.name == input.filter })?.value(forKey: input.input) {
+            case .number(let v)?: return .number(v)
+            case .vector(let v)?: return .numbers(v)
+            case nil: return nil
+            }
+        }
         guard let whole = value(for: path.key) else { return nil }
         return path.field.map { $0.read(from: whole) } ?? whole
     }
 
     /// Writes a value at a key path, leaving the property's other fields unchanged.
     public mutating func setValue(_ value: AnimatableValue, at path: LayerKeyPath) {
+        if let input = path.filterInput {
+            let parameter: FilterParameter
+            switch value {
+            case .number(let v): parameter = .number(v)
+            case .numbers(let v): parameter = .vector(v)
+            default: return
+            }
+            var list = path.key == .backgroundFilters ? backgroundFilters : filters
+            guard let i = list.firstIndex(where: { $0.name == input.filter }) else { return }
+            list[i].setValue(parameter, forKey: input.input)
+            if path.key == .backgroundFilters { backgroundFilters = list } else { filters = list }
+            return
+        }
         guard let field = path.field else { return setValue(value, for: path.key) }
         guard let whole = self.value(for: path.key) else { return }
         setValue(field.write(value, into: whole), for: path.key)

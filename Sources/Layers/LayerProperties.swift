@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Animation
+import Filters
 import Timing
 
 /// Every property of a layer, as a value: the model layer stores one, and the presentation at a
@@ -43,6 +44,12 @@ public struct LayerProperties: Sendable, Equatable {
     public var shadowOffset = CGSize(width: 0, height: -3)
     public var shadowRadius: CGFloat = 3
     public var shadowPath: CGPath?
+    /// Blends the flattened layer onto what lies beneath it (a blend mode or `addition`).
+    public var compositingFilter: LayerFilter?
+    /// Applied to the flattened layer (itself and its sublayers), in order, before compositing.
+    public var filters: [LayerFilter] = []
+    /// Applied to what lies behind the layer, inside its shape, before the layer draws.
+    public var backgroundFilters: [LayerFilter] = []
     /// Layer timing: duration is infinite for layers.
     public var timing: TimingParameters = {
         var t = TimingParameters()

@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Animation
+import Filters
 import Layers
 import Presentation
 
@@ -70,6 +71,10 @@ public struct PresentationJSON {
         add("shadowOffset", Self.size(p.shadowOffset))
         add("shadowRadius", Self.number(p.shadowRadius))
         add("shadowPath", Self.path(p.shadowPath))
+        // Filters print only when set, so scenes without them print as before.
+        if let filter = p.compositingFilter { add("compositingFilter", Self.string(filter.name)) }
+        if !p.filters.isEmpty { add("filters", Self.filters(p.filters)) }
+        if !p.backgroundFilters.isEmpty { add("backgroundFilters", Self.filters(p.backgroundFilters)) }
         add("speed", Self.number(p.timing.speed))
         add("timeOffset", Self.number(p.timing.timeOffset))
         add("beginTime", Self.number(p.timing.beginTime))
@@ -167,6 +172,19 @@ public struct PresentationJSON {
     static func transform(_ t: CATransform3D) -> String { numbers(t.rowMajor) }
     static func color(_ c: CGColor?) -> String { c.map { numbers([$0.red, $0.green, $0.blue, $0.alpha]) } ?? "null" }
     static func path(_ p: CGPath?) -> String { p.map { string($0.description) } ?? "null" }
+    /// Filters as the scene format writes them: `{"type": KIND, "name": NAME, INPUT: value, …}`.
+    static func filters(_ list: [LayerFilter]) -> String {
+        "[" + list.map { f in
+            var members = [("type", string(f.kind.rawValue)), ("name", string(f.name))]
+            for key in f.parameters.keys.sorted() {
+                switch f.parameters[key]! {
+                case .number(let v): members.append((key, number(v)))
+                case .vector(let v): members.append((key, numbers(v)))
+                }
+            }
+            return "{" + members.map { "\(string($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+        }.joined(separator: ", ") + "]"
+    }
     static func corners(_ m: CACornerMask) -> String {
         let names: [(CACornerMask, String)] = [(.layerMinXMinYCorner, "minXMinY"), (.layerMaxXMinYCorner, "maxXMinY"),
                                                (.layerMinXMaxYCorner, "minXMaxY"), (.layerMaxXMaxYCorner, "maxXMaxY")]

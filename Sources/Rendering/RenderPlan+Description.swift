@@ -7,7 +7,8 @@ extension RenderPlan: CustomStringConvertible {
     public var description: String {
         var lines = ["plan \(width)x\(height)"]
         for pass in passes {
-            lines.append("pass \(pass.id) \(pass.width)x\(pass.height) \(pass.purpose) clear \(pass.clearColor)")
+            let start = pass.startsFrom.map { "starts from pass \($0)" } ?? "clear \(pass.clearColor)"
+            lines.append("pass \(pass.id) \(pass.width)x\(pass.height) \(pass.purpose) \(start)")
             for item in pass.items { lines.append("  " + item.description) }
         }
         return lines.joined(separator: "\n")
@@ -44,6 +45,8 @@ extension DrawItem: CustomStringConvertible {
             parts.append("piece " + polygon.map { "(\(Self.format($0.x)),\(Self.format($0.y)))" }.joined(separator: " "))
         }
         if let tint { parts.append("tint \(tint)") }
+        if let colorMatrix { parts.append("color \(colorMatrix)") }
+        if blendMode != .normal { parts.append("blend \(blendMode.rawValue)") }
         if antialiasEdges { parts.append("aa") }
         return parts.joined(separator: " ")
     }

@@ -125,6 +125,12 @@ public struct DrawItem: Sendable, Equatable {
     /// Item space → its 3D rendering context (before the context is flattened into the target),
     /// set for items of `CATransformLayer` contexts: their depth order and splits are found there.
     public var depthTransform: CATransform3D?
+    /// How the item's colour combines with the target under it (`compositingFilter`, additive
+    /// particles); modes that read the backdrop see the target as drawn up to this item.
+    public var blendMode: BlendMode = .normal
+    /// Applied to the paint's colour, un-premultiplied, before coverage and blending (the
+    /// colour filters of `filters` and `backgroundFilters`).
+    public var colorMatrix: ColorMatrix?
 
     public init(layer: LayerLabel, role: String, transform: CATransform3D, rect: CGRect, paint: Paint, opacity: Float,
                 shape: RoundedShape? = nil, borderWidth: CGFloat? = nil, antialiasEdges: Bool = false,
@@ -144,6 +150,16 @@ public struct RenderPass: Sendable, Equatable {
     public var purpose: String
     public var clearColor: PremultipliedColor
     public var items: [DrawItem]
+    /// Instead of starting cleared, the pass starts with the pixels of this earlier pass and
+    /// draws on into them (that pass is not read after this one starts). A pass is split this
+    /// way where a layer with `backgroundFilters` needs what was drawn so far.
+    public var startsFrom: Int?
+
+    public init(id: Int, width: Int, height: Int, purpose: String, clearColor: PremultipliedColor, items: [DrawItem],
+                startsFrom: Int? = nil) {
+        self.id = id; self.width = width; self.height = height; self.purpose = purpose
+        self.clearColor = clearColor; self.items = items; self.startsFrom = startsFrom
+    }
 }
 
 /// Everything a backend needs to draw one frame: passes in execution order, the last one being

@@ -92,7 +92,11 @@ extension RenderPlanBuilder.Walk {
         let shadowShape = p.shadowPath.map { $0.boundingBox } ?? p.bounds
         guard shadowShape.width > 0, shadowShape.height > 0, !shadowShape.isNull,
               p.shadowPath != nil || drawnItemCount(index, limit: 1) > 0 else { return }
-        let radius = max(0, p.shadowRadius)
+        // The shadow is cast by the filtered layer (Core Animation's order: filters, then
+        // shadow): the layer's blurs widen it as one Gaussian, their variances added.
+        let filterBlur = p.shadowPath == nil
+            ? LayerEffects.steps(p.filters).reduce(0) { sum, step in if case .blur(let r) = step { sum + r * r } else { sum } } : 0
+        let radius = (max(0, p.shadowRadius) * max(0, p.shadowRadius) + filterBlur).squareRoot()
         // Blur at most ~16 texels: large radii render the shadow at a lower density.
         var density = Self.pixelDensity(toTarget, at: CGPoint(x: shadowShape.midX, y: shadowShape.midY))
         if radius > 0 { density = min(density, 16 / radius) }
@@ -103,23 +107,20 @@ extension RenderPlanBuilder.Walk {
         let height = Int(min(side, max(1, (area.height * density).rounded(.up))))
         let sx = CGFloat(width) / area.width, sy = CGFloat(height) / area.height
         let toPass = CATransform3DMakeTranslation(-area.minX, -area.minY, 0).concatenating(CATransform3DMakeScale(sx, sy, 1))
-        var sourceItems: [DrawItem] = []
-        let ownContext = toContext
-        toContext = nil
-        if let shadowPath = p.shadowPath {
-            if let filled = rasterizer?.rasterize(.filledPath(shadowPath, scale: ContentRequest.rasterScale(contentsScale: 1, density: density)), stopwatch: stopwatch) {
-                sourceItems.append(DrawItem(layer: label(index), role: "shadow path", transform: toPass, rect: filled.rect,
-                                            paint: .image(filled.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
-                                                          minification: .linear, magnification: .linear), opacity: 1))
-            }
-        } else {
-            drawContent(index, toTarget: toPass, opacity: 1, into: &sourceItems)
-        }
-        toContext = ownContext
         let path = label(index)
-        let source = passes.count
-        passes.append(RenderPass(id: source, width: width, height: height, purpose: "shadow of \(path)",
-                                 clearColor: .clear, items: sourceItems))
+        // The shadow needs only alpha: backdrop filters inside it are not drawn.
+        let source = pass(width: width, height: height, purpose: "shadow of \(path)", allowsBackdrop: false) { walk, sourceItems in
+            if let shadowPath = p.shadowPath {
+                let scale = ContentRequest.rasterScale(contentsScale: 1, density: density)
+                if let filled = walk.rasterizer?.rasterize(.filledPath(shadowPath, scale: scale), stopwatch: walk.stopwatch) {
+                    sourceItems.append(DrawItem(layer: path, role: "shadow path", transform: toPass, rect: filled.rect,
+                                                paint: .image(filled.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
+                                                              minification: .linear, magnification: .linear), opacity: 1))
+                }
+            } else {
+                walk.drawContent(index, toTarget: toPass, opacity: 1, into: &sourceItems)
+            }
+        }
         var blurred = source
         let sigma = radius * density
         if sigma > 0.01 {
@@ -159,26 +160,22 @@ extension RenderPlanBuilder.Walk {
                 .concatenating(CATransform3DMakeScale(CGFloat(width) / b.width, CGFloat(height) / b.height, 1))
         }
         let path = label(index)
-        let ownContext = toContext
-        toContext = nil
         // The old state: its own tree, drawn by a walk that shares this plan's passes.
-        var oldWalk = RenderPlanBuilder.Walk(tree: old, maximumPassSide: maximumPassSide, rasterizer: rasterizer, stopwatch: stopwatch)
-        oldWalk.passes = passes
         var oldItems: [DrawItem] = []
         let oldBounds = old.layers[0].properties.bounds
         if oldBounds.width > 0, oldBounds.height > 0 {
+            var oldWalk = RenderPlanBuilder.Walk(tree: old, maximumPassSide: maximumPassSide, rasterizer: rasterizer, stopwatch: stopwatch)
+            oldWalk.passes = passes
+            oldWalk.target = PassTarget(width: width, height: height, purpose: "transition old state", clearColor: .clear, allowsBackdrop: false)
             oldWalk.drawContent(0, toTarget: toPass(oldBounds), opacity: 1, into: &oldItems)
+            passes = oldWalk.passes
         }
-        passes = oldWalk.passes
         let oldID = passes.count
         passes.append(RenderPass(id: oldID, width: width, height: height, purpose: "transition old state of \(path)",
                                  clearColor: .clear, items: oldItems))
-        var newItems: [DrawItem] = []
-        drawContent(index, toTarget: toPass(bounds), opacity: 1, into: &newItems)
-        let newID = passes.count
-        passes.append(RenderPass(id: newID, width: width, height: height, purpose: "transition new state of \(path)",
-                                 clearColor: .clear, items: newItems))
-        toContext = ownContext
+        let newID = pass(width: width, height: height, purpose: "transition new state of \(path)") { walk, newItems in
+            walk.drawContent(index, toTarget: toPass(bounds), opacity: 1, into: &newItems)
+        }
 
         let vertical = transition.subtype == .fromTop || transition.subtype == .fromBottom
         let offsets = TransitionGeometry.offsets(type: transition.type, subtype: transition.subtype, progress: transition.progress,

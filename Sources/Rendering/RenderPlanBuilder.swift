@@ -44,6 +44,8 @@ public struct RenderPlanBuilder {
             }
         }
         var walk = Walk(tree: tree, maximumPassSide: maximumPassSide, rasterizer: contentRasterizer, stopwatch: stopwatch)
+        let clear = background.map(PremultipliedColor.init) ?? .clear
+        walk.target = Walk.PassTarget(width: width, height: height, purpose: "frame", clearColor: clear)
         var items: [DrawItem] = []
         if !tree.layers.isEmpty {
             let toOutput = CATransform3DMakeScale(scale, scale, 1)
@@ -51,7 +53,7 @@ public struct RenderPlanBuilder {
                       opacity: 1, into: &items)
         }
         let frame = RenderPass(id: walk.passes.count, width: width, height: height, purpose: "frame",
-                               clearColor: background.map(PremultipliedColor.init) ?? .clear, items: items)
+                               clearColor: clear, items: items, startsFrom: walk.target.startsFrom)
         var passes = walk.passes + [frame]
         for p in passes.indices {
             passes[p].items = passes[p].items.flatMap { item in
@@ -100,6 +102,11 @@ public struct RenderPlanBuilder {
         /// The current layer's space → its 3D context, while drawing inside a `CATransformLayer`.
         var toContext: CATransform3D?
         let stopwatch: Stopwatch?
+        /// The pass the items being collected go to.
+        var target = PassTarget(width: 0, height: 0, purpose: "", clearColor: .clear, allowsBackdrop: false)
+        /// Given to every item drawn (a blend-mode layer drawn without a pass of its own,
+        /// additive particles).
+        var blendOverride: BlendMode?
 
         init(tree: PresentationTree, maximumPassSide: Int, rasterizer: ContentRasterizer?, stopwatch: Stopwatch?) {
             self.tree = tree
@@ -127,13 +134,27 @@ public struct RenderPlanBuilder {
                 appendTransition(index, from: old.tree, transition, toTarget: toTarget, opacity: opacity, into: &items)
                 return
             }
+            // Core Animation ignores filters on transform layers (§11.3).
+            let effects = isTransformLayer ? nil : LayerEffects(p)
+            if let effects, !effects.backdrop.isEmpty {
+                appendBackdrop(index, effects.backdrop, toTarget: toTarget, opacity: opacity, into: &items)
+            }
             let groupOpacity = p.opacity < 1 && p.allowsGroupOpacity && drawnItemCount(index, limit: 2) > 1
+            if let effects, !effects.filters.isEmpty || effects.blend.map({ _ in !drawsAsOneItem(index) }) == true {
+                isolate(index, effects, toTarget: toTarget, opacity: opacity, into: &items)
+                return
+            }
             if !isTransformLayer, p.masksToBounds || layer.mask != nil || groupOpacity {
                 isolate(index, toTarget: toTarget, opacity: opacity, purpose: p.masksToBounds ? "masksToBounds"
                             : layer.mask != nil ? "mask" : "group opacity", into: &items)
                 return
             }
+            // A blend-mode layer that draws one item blends that item: the same pixels as
+            // flattening it first, without a pass.
+            let outerBlend = blendOverride
+            if let blend = effects?.blend { blendOverride = blend }
             drawContent(index, toTarget: toTarget, opacity: opacity, into: &items)
+            blendOverride = outerBlend
         }
 
         func label(_ index: Int) -> LayerLabel { LayerLabel(tree: labels, index: index) }
@@ -143,6 +164,7 @@ public struct RenderPlanBuilder {
         func tagged(_ item: DrawItem, offset: CATransform3D? = nil) -> DrawItem {
             var item = item
             item.depthTransform = toContext.map { context in offset.map { $0.concatenating(context) } ?? context }
+            if let blendOverride { item.blendMode = blendOverride }
             if let tint = tree.layers[item.layer.index].tint, item.layer.tree === labels {
                 switch item.paint {
                 case .solid(let c): item.paint = .solid(c.tinted(by: tint))
@@ -196,9 +218,13 @@ public struct RenderPlanBuilder {
                                              paint: .solid(PremultipliedColor(border)), opacity: opacity, shape: shape,
                                              borderWidth: p.borderWidth, antialiasEdges: p.allowsEdgeAntialiasing)))
             }
-            if isEmitter {
+            if case .emitter(let emitter) = p.content {
                 let particles = layer.sublayersInDrawingOrder.filter { tree.layers[$0].particle != nil }
+                // Additive particles add to what is below and to each other, in any order (§15.5).
+                let outerBlend = blendOverride
+                if emitter.renderMode == .additive { blendOverride = .addition }
                 drawSublayers(particles, of: index, toTarget: toTarget, opacity: opacity, into: &items)
+                blendOverride = outerBlend
             }
         }
 
@@ -250,36 +276,47 @@ public struct RenderPlanBuilder {
             let passHeight = Int(min(side, max(1, (bounds.height * density).rounded(.up))))
             let toPass = CATransform3DMakeTranslation(-bounds.minX, -bounds.minY, 0)
                 .concatenating(CATransform3DMakeScale(CGFloat(passWidth) / bounds.width, CGFloat(passHeight) / bounds.height, 1))
-            var passItems: [DrawItem] = []
-            let ownContext = toContext
-            toContext = nil  // the pass is flat; only its composite lives in the 3D context
-            drawContent(index, toTarget: toPass, opacity: 1, into: &passItems)
-            let passID = passes.count
-            passes.append(RenderPass(id: passID, width: passWidth, height: passHeight, purpose: purpose,
-                                     clearColor: .clear, items: passItems))
-            var maskID: Int?
-            if let mask = layer.mask {
-                // The mask lives in the masked layer's space; its own opacity counts toward its alpha.
-                var maskItems: [DrawItem] = []
-                let m = tree.layers[mask]
-                if !m.properties.isHidden {
-                    let maskToPass = m.transformToParent.concatenating(toPass.flattened)
-                    drawContent(mask, toTarget: maskToPass, opacity: max(0, min(1, m.properties.opacity)), into: &maskItems)
-                }
-                toContext = nil
-                let id = passes.count
-                maskID = id
-                passes.append(RenderPass(id: id, width: passWidth, height: passHeight, purpose: "mask of \(tree.path(of: index))",
-                                         clearColor: .clear, items: maskItems))
+            let passID = pass(width: passWidth, height: passHeight, purpose: purpose) { walk, passItems in
+                walk.drawContent(index, toTarget: toPass, opacity: 1, into: &passItems)
             }
+            let maskID = maskPass(of: index, toPass: toPass, width: passWidth, height: passHeight)
             let clip = p.masksToBounds
                 ? RoundedShape(rect: bounds, radius: p.cornerRadius, corners: RoundedCorners(p.maskedCorners), continuous: p.cornerCurve == .continuous)
                 : nil
-            toContext = ownContext
             items.append(tagged(DrawItem(layer: label(index), role: "group", transform: toTarget, rect: bounds,
                                          paint: .pass(passID, source: CGRect(x: 0, y: 0, width: 1, height: 1)), opacity: opacity,
                                          shape: clip.flatMap { $0.isRounded ? $0 : nil }, antialiasEdges: p.allowsEdgeAntialiasing,
                                          maskPass: maskID)))
+        }
+
+        /// The pass of layer `index`'s mask, drawn with `toPass` (the masked layer's space → the
+        /// pass); nil when the layer has no mask. Its own opacity counts toward its alpha.
+        mutating func maskPass(of index: Int, toPass: CATransform3D, width: Int, height: Int) -> Int? {
+            guard let mask = tree.layers[index].mask else { return nil }
+            let m = tree.layers[mask]
+            // Masks ignore compositing and background filters (§11.5): nothing may split this pass.
+            return pass(width: width, height: height, purpose: "mask of \(tree.path(of: index))", allowsBackdrop: false) { walk, maskItems in
+                guard !m.properties.isHidden else { return }
+                let maskToPass = m.transformToParent.concatenating(toPass.flattened)
+                walk.drawContent(mask, toTarget: maskToPass, opacity: max(0, min(1, m.properties.opacity)), into: &maskItems)
+            }
+        }
+
+        /// The pass being built while `body` collects its items: backdrop filters inside may
+        /// split it (`RenderPass.startsFrom`); the 3D context and blend override stop at it.
+        mutating func pass(width: Int, height: Int, purpose: String, clearColor: PremultipliedColor = .clear,
+                           allowsBackdrop: Bool = true, _ body: (inout Walk, inout [DrawItem]) -> Void) -> Int {
+            let outer = (target, toContext, blendOverride)
+            target = PassTarget(width: width, height: height, purpose: purpose, clearColor: clearColor, allowsBackdrop: allowsBackdrop)
+            toContext = nil
+            blendOverride = nil
+            var items: [DrawItem] = []
+            body(&self, &items)
+            let id = passes.count
+            passes.append(RenderPass(id: id, width: width, height: height, purpose: purpose, clearColor: clearColor,
+                                     items: items, startsFrom: target.startsFrom))
+            (target, toContext, blendOverride) = outer
+            return id
         }
 
         /// Sublayers of a transform layer share its 3D space: farthest (smallest z) first, z measured

@@ -109,6 +109,10 @@ extension SceneDecoder {
             fail(keyPathNode, r.path("keyPath"), "key path \"\(keyPath)\" does not apply to a layer of type \"\(layer.properties.content.typeName)\"")
             return nil
         }
+        if let problem = filterInputProblem(parsed, layer: layer) {
+            fail(keyPathNode, r.path("keyPath"), "key path \"\(keyPath)\": \(problem)")
+            return nil
+        }
         var valueFunction: CAValueFunction?
         if let n = r["valueFunction"], let name = choice(n, r.path("valueFunction"), ["rotateX", "rotateY", "rotateZ", "scale", "scaleX", "scaleY", "scaleZ", "translate", "translateX", "translateY", "translateZ"]) {
             if parsed.kind != .transform {
@@ -208,6 +212,10 @@ extension SceneDecoder {
             guard let items = array(node, path) else { return nil }
             let colors = items.enumerated().compactMap { color($1, "\(path)[\($0)]", nullable: false) ?? nil }
             return colors.count == items.count ? colors : nil
+        case .filter:
+            return compositingFilter(node, path) as Any?
+        case .filters:
+            return filterList(node, path)
         }
     }
 }

@@ -147,6 +147,7 @@ extension SceneDecoder {
         if let n = r["shadowPath"] {
             if case .null = n.value { layer.shadowPath = nil } else if let p = path(n, r.path("shadowPath")) { layer.shadowPath = p }
         }
+        filterProperties(r, layer)
         if let n = r["speed"], let v = number(n, r.path("speed"), in: -1e6...1e6) { layer.speed = Float(v) }
         if let n = r["timeOffset"], let v = number(n, r.path("timeOffset")) { layer.timeOffset = v }
         if let n = r["beginTime"], let v = number(n, r.path("beginTime")) { layer.beginTime = v }

@@ -19,7 +19,7 @@ final class ReftestTests: XCTestCase {
     /// The groups, one test method each.
     static let groups = ["basics", "transforms3d", "contents", "content-layers", "corners-borders", "masks-clips", "shadows",
                          "opacity", "transitions", "timing", "animations", "text", "shapes", "gradients", "replicators",
-                         "particles"]
+                         "particles", "blend", "filters"]
 
     // The backends are made once for the class; XCTest runs the methods serially on one thread.
     nonisolated(unsafe) private static var backends: [(kind: BackendKind, backend: (any RenderBackend)?, error: String?)]?
@@ -72,6 +72,8 @@ final class ReftestTests: XCTestCase {
     func testGradients() throws { try runGroup("gradients") }
     func testReplicators() throws { try runGroup("replicators") }
     func testParticles() throws { try runGroup("particles") }
+    func testBlend() throws { try runGroup("blend") }
+    func testFilters() throws { try runGroup("filters") }
 
     /// Every folder with a manifest has a test method (no manifest is silently skipped).
     func testEveryManifestHasATestMethod() throws {
