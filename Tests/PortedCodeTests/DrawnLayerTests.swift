@@ -18,8 +18,9 @@ final class DrawnLayerTests: XCTestCase {
     }
 
     func testATimelineFrameDisplaysMarkedLayersIntoTheirContents() {
+        let previousClock = CATransaction.mediaClock  // restored: later tests expect the default clock
         CATransaction.mediaClock = ManualMediaClock(time: 0)
-        defer { CATransaction.mediaClock = HostMediaClock() }
+        defer { CATransaction.mediaClock = previousClock }
         let card = CardLayer()
         card.bounds = CGRect(x: 0, y: 0, width: 60, height: 40)
         XCTAssertTrue(card.needsDisplay())
