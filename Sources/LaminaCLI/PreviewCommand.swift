@@ -6,6 +6,7 @@ import Preview
 enum PreviewCommand {
     static let usage = """
     usage: lamina preview SCENE [--port N] [--backend gpu|cpu] [--size WxH] [--host ADDR]
+                          [--allow-assets-outside]
 
     Serves a page at http://127.0.0.1:PORT/ to look at SCENE while you edit it: the frame at
     any frame of the timeline (scrub, play at the scene's fps, step ±1 frame, loop), the GPU
@@ -20,11 +21,12 @@ enum PreviewCommand {
       --host ADDR         serve on ADDR (an IPv4 address of this machine) instead of 127.0.0.1,
                           and answer requests for any host name. The preview has no
                           authentication: anyone who can reach ADDR can see the scene.
+      --allow-assets-outside  let asset paths lead outside the scene's folder (trusted scenes only)
     Without --host only loopback (127.0.0.1) is served, and other bind addresses are refused.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["--port", "--backend", "--size", "--host"], flags: ["--help", "-h"])
+        let args = try Arguments(arguments, valued: ["--port", "--backend", "--size", "--host"], flags: ["--help", "-h", "--allow-assets-outside"])
         if args.flags.contains("--help") || args.flags.contains("-h") {
             print(usage)
             return 0
@@ -44,7 +46,9 @@ enum PreviewCommand {
         let url = URL(fileURLWithPath: file)
         guard FileManager.default.fileExists(atPath: url.path) else { throw JobFailure(description: "\(file): no such file") }
 
-        let session = PreviewSession(scene: url, size: size.map { (width: $0.0, height: $0.1) }, log: { message in fail(message) })
+        let options = SceneLoadOptions(allowsAssetsOutsideFolder: args.flags.contains("--allow-assets-outside"))
+        let session = PreviewSession(scene: url, size: size.map { (width: $0.0, height: $0.1) },
+                                     loader: PreviewSession.sceneLoader(options: options), log: { message in fail(message) })
         let server: PreviewServer
         do {
             server = try PreviewServer(session: session, host: host ?? "127.0.0.1", port: port, allowsAnyHost: host != nil, view: view)

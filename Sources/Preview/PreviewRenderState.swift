@@ -71,6 +71,13 @@ final class PreviewRenderState {
             frames = output.clock.frames(forDuration: Self.defaultDuration)
             notes.append("the scene has no \"duration\": showing \(Self.defaultDuration.formatted()) s")
         }
+        // What `lamina render` checks before its first frame (the scene's "limits" included):
+        // an over-budget scene is a problem shown in the page, and the last good one stays.
+        do throws(ExportError) {
+            try output.measureBudget(times: RenderBudget.sampleTimes(frames, clock: output.clock)).check(subject: output.subject)
+        } catch {
+            return .failed(error.description, files: watchedFiles(scene))
+        }
         decoder?.inputs.close()
         decoder = nil
         video = nil
@@ -130,10 +137,18 @@ final class PreviewRenderState {
                 return .failure(PreviewError(status: 500, message: "frame \(index): \(error)"))
             }
         }
-        guard let image = renderer.render(scene.root, at: key.time, inputs: inputs) else {
-            return .failure(PreviewError(status: 500, message: "frame \(index) could not be drawn by the \(kind.rawValue) backend"))
+        // Each frame's offscreen pixels are checked against the budget, as in an export.
+        let drawn = Result { () throws(ExportError) in
+            try renderer.renderChecked(scene.root, at: key.time, index: index, inputs: inputs, stopwatch: nil)
         }
         for input in inputs.values { renderer.backend.forget(input) }
+        let image: Image
+        switch drawn {
+        case .success(let picture?): image = picture
+        case .success(nil):
+            return .failure(PreviewError(status: 500, message: "frame \(index) could not be drawn by the \(kind.rawValue) backend"))
+        case .failure(let error): return .failure(PreviewError(status: 500, message: error.description))
+        }
         recent.append((key, image))
         if recent.count > 6 { recent.removeFirst() }
         return .success(image)
@@ -150,6 +165,8 @@ final class PreviewRenderState {
         return backend.map { backend in
             let renderer = FrameRenderer(width: output.width, height: output.height, scale: output.scale,
                                          background: output.scene.background, backend: backend)
+            renderer.budget = output.budget
+            renderer.subject = output.subject
             renderers[kind] = renderer
             return renderer
         }

@@ -17,9 +17,15 @@ public final class PreviewSession: Sendable {
     /// Loads a scene (or any file a loader understands) into a scene.
     public typealias Loader = @Sendable (URL) throws(SceneLoadError) -> Scene
 
-    /// What `lamina preview` opens: scene files. The one place to name another loader — Lottie
-    /// files, told apart by content, once the Lottie importer is on this branch.
-    public static let defaultLoader: Loader = { url throws(SceneLoadError) in try SceneLoader.load(contentsOf: url) }
+    /// What `lamina preview` opens: scene files, their assets confined to the scene's folder
+    /// unless `options` lift it. The one place to name another loader — Lottie files, told
+    /// apart by content, once the Lottie importer is on this branch.
+    public static func sceneLoader(options: SceneLoadOptions = SceneLoadOptions()) -> Loader {
+        { url throws(SceneLoadError) in try SceneLoader.load(contentsOf: url, options: options) }
+    }
+
+    /// Scene files with the default options.
+    public static let defaultLoader: Loader = sceneLoader()
 
     /// A frame's picture, encoded.
     public struct EncodedFrame: Sendable {

@@ -175,6 +175,59 @@ final class PreviewSessionTests: XCTestCase {
         XCTAssertNotEqual(try decode(session.frame(version: 1, frame: 2, view: .cpu)), try decode(session.frame(version: 1, frame: 3, view: .cpu)))
     }
 
+    /// The budget `lamina render` checks (the scene's `"limits"` included) is checked at each
+    /// load, and each frame's offscreen pixels as it is drawn.
+    func testAnOverBudgetSceneIsAProblemAndTheLastGoodOneStays() throws {
+        let folder = try TemporaryFolder(for: self)
+        let url = folder.file("scene.json")
+        try write(Self.scene(), to: url)
+        let session = PreviewSession(scene: url)
+        let good = try decode(session.frame(version: 1, frame: 0, view: .cpu))
+        try write(Self.scene().replacingOccurrences(of: "\"duration\": 1,", with: "\"duration\": 1, \"limits\": {\"presentedLayers\": 1},"), to: url)
+        XCTAssertTrue(session.reloadIfChanged())
+        XCTAssertEqual(session.status.scene?.version, 1)
+        XCTAssertEqual(session.status.error, "scene.json: presents up to 2 layers after replicator and particle expansion, over the budget of 1")
+        XCTAssertEqual(try decode(session.frame(version: 1, frame: 0, view: .cpu)), good)
+
+        // Group opacity (an offscreen pass of the 16×16 group) at frames 2 and 3 only: the load
+        // samples frames 0, 5 and 9, the frames themselves are refused as they are drawn.
+        try write("""
+            {"format": 1, "size": [64, 48], "fps": 10, "duration": 1, "limits": {"offscreenPixels": 100},
+             "root": {"name": "view", "sublayers": [
+               {"name": "group", "frame": [8, 8, 16, 16], "backgroundColor": "#FF0000",
+                "sublayers": [{"name": "inner", "frame": [4, 4, 8, 8], "backgroundColor": "#00FF00"}],
+                "animations": [{"type": "keyframe", "keyPath": "opacity", "values": [1, 0.5, 1, 1],
+                                "keyTimes": [0, 0.15, 0.35, 1], "calculationMode": "discrete", "duration": 1}]}]}}
+            """, to: url)
+        XCTAssertTrue(session.reloadIfChanged())
+        XCTAssertNil(session.status.error)
+        XCTAssertEqual(session.status.scene?.version, 2)
+        XCTAssertNoThrow(try session.frame(version: 2, frame: 1, view: .cpu).get())
+        let refused = try XCTUnwrap(session.frame(version: 2, frame: 2, view: .cpu).error)
+        XCTAssertTrue(refused.message.hasPrefix("scene.json: ") && refused.message.contains("in frame 2"), refused.message)
+        XCTAssertTrue(refused.message.contains("over the budget of 100"), refused.message)
+    }
+
+    /// Assets resolve inside the scene's folder (issue 17's rule), unless the loader is told otherwise.
+    func testAssetsOutsideTheScenesFolderAreRefusedUnlessAllowed() throws {
+        let folder = try TemporaryFolder(for: self)
+        let tile = folder.file("tile.png")
+        let image = try XCTUnwrap(Image(width: 2, height: 2, pixels: Array([[UInt8]](repeating: [0, 255, 0, 255], count: 4).joined())))
+        try Data(try PNGCodec.encode(image)).write(to: tile)
+        try FileManager.default.createDirectory(at: folder.file("scenes"), withIntermediateDirectories: false)
+        let url = folder.file("scenes/scene.json")
+        try write(Self.scene(asset: "../tile.png"), to: url)
+        let confined = PreviewSession(scene: url)
+        XCTAssertNil(confined.status.scene)
+        let error = try XCTUnwrap(confined.status.error)
+        XCTAssertTrue(error.hasPrefix("scene.json:") && error.contains("assets.tile"), error)
+        XCTAssertEqual(confined.status.watchedFiles, [url.path], "nothing outside the folder is watched")
+
+        let trusted = PreviewSession(scene: url, loader: PreviewSession.sceneLoader(options: SceneLoadOptions(allowsAssetsOutsideFolder: true)))
+        XCTAssertNil(trusted.status.error)
+        XCTAssertEqual(try decode(trusted.frame(version: 1, frame: 0, view: .cpu))[16, 24].g, 255)
+    }
+
     func testAFileThatNeverLoadedReportsItsProblemAndServesNoFrame() throws {
         let folder = try TemporaryFolder(for: self)
         let url = folder.file("broken.json")
