@@ -3,11 +3,14 @@
 
     swift build -c release --product lamina
     .build/python/bin/python Tests/BrowserTests/measure_preview.py [SCENE] [--seconds S] [--screenshot OUT.png]
+    .build/python/bin/python Tests/BrowserTests/measure_preview.py [SCENE] --no-browser   # the server alone
 
 Not a test (no test_ prefix): speed is measured, never asserted.
 """
 
 import argparse
+import http.client
+import json
 import os
 import re
 import signal
@@ -32,6 +35,8 @@ def main():
     parser.add_argument("--screenshot")
     parser.add_argument("--select", default="", help="path of a layer to outline in the screenshot")
     parser.add_argument("--frame", type=int, default=None, help="frame to show in the screenshot")
+    parser.add_argument("--no-browser", action="store_true",
+                        help="fetch every frame in order over one connection, twice (drawn, then cached)")
     args = parser.parse_args()
     lamina = os.environ.get("LAMINA") or str(ROOT / ".build" / "release" / "lamina")
     logs = Path(tempfile.mkdtemp(prefix="lamina-preview-measure-"))
@@ -48,6 +53,9 @@ def main():
             time.sleep(0.05)
         if url is None:
             sys.exit("lamina preview did not start: " + (logs / "stderr").read_text())
+        if args.no_browser:
+            measure_server(url, args.backend)
+            return
         options = webdriver.ChromeOptions()
         options.binary_location = "/usr/bin/chromium"
         for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1680,1050"]:
@@ -92,6 +100,31 @@ def main():
     finally:
         os.kill(process.pid, signal.SIGTERM)
         process.wait(timeout=10)
+
+
+def measure_server(url, view):
+    """Frames/s of the server alone: every frame fetched in order, drawn and encoded, then again from the cache."""
+    address = re.match(r"http://([0-9.]+):(\d+)/", url)
+    connection = http.client.HTTPConnection(address.group(1), int(address.group(2)), timeout=120)
+
+    def get(path):
+        connection.request("GET", path)
+        response = connection.getresponse()
+        body = response.read()
+        if response.status != 200:
+            sys.exit(f"{path}: {response.status} {body[:200]!r}")
+        return body
+
+    status = json.loads(get("/api/status"))
+    scene = status["scene"]
+    for label in ["drawn and PNG-encoded", "from the cache"]:
+        start = time.monotonic()
+        for frame in range(scene["frameCount"]):
+            get(f"/api/frame?v={scene['version']}&frame={frame}&view={view}")
+        elapsed = time.monotonic() - start
+        print(f"{scene['frameCount']} frames at {scene['width']}x{scene['height']} ({view}), {label}: "
+              f"{scene['frameCount'] / elapsed:.1f} frames/s")
+    connection.close()
 
 
 if __name__ == "__main__":
