@@ -105,14 +105,14 @@ public enum LottieImporter {
 
     /// Loads a scene file or a Lottie file, told apart by content: the one call a tool needs.
     /// Scene files may hold Lottie animations as `{"type": "lottie", "source": …}` layers.
-    public static func loadScene(contentsOf url: URL) throws(SceneLoadError) -> Scene {
+    public static func loadScene(contentsOf url: URL, options: SceneLoadOptions = SceneLoadOptions()) throws(SceneLoadError) -> Scene {
         let bytes = try readFile(url)
         if isLottie(bytes) {
             let imported = try load(bytes: bytes, fileName: url.lastPathComponent, baseDirectory: url.deletingLastPathComponent())
             return scene(imported, url: url)
         }
         var scene = try SceneLoader.load(bytes: bytes, fileName: url.lastPathComponent, baseDirectory: url.deletingLastPathComponent(),
-                                         layerImporters: ["lottie": LottieSceneLayer.importer])
+                                         options: options, layerImporters: ["lottie": LottieSceneLayer.importer])
         scene.fileURL = url
         return scene
     }
