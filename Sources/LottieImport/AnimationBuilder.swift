@@ -20,7 +20,7 @@ struct AnimationBuilder {
     static let holdStep = 1e-10
 
     /// The root frame where Core Animation sees a keyframe of a property whose keyframes are all
-    /// holds or all not: lottie-ios gives that animation's key times as `Float` fractions of
+    /// holds: lottie-ios gives that (discrete) animation's key times as `Float` fractions of
     /// `startFrame … endFrame`, so a hold that ends exactly at a frame still shows at that frame
     /// when the fraction rounds up (the references show it). Mixed keyframes become one
     /// animation per run, timed in `Double`.
@@ -98,8 +98,9 @@ struct AnimationBuilder {
     /// Keyframes as timed entries in root frames; a hold adds a step just before the next keyframe.
     private func entries<V>(_ group: KeyframeGroup<V>, _ time: TimeContext, _ convert: (V) -> Any) -> [Entry] {
         let k = group.keyframes
-        let oneRun = k.allSatisfy { $0.isHold == k[0].isHold }
-        func rounded(_ frame: Double) -> Double { oneRun ? keyFrame(frame) : frame }
+        // Only holds are changed by it: eased keyframes move by about 1e-7 of their span.
+        let allHolds = k.allSatisfy(\.isHold)
+        func rounded(_ frame: Double) -> Double { allHolds ? keyFrame(frame) : frame }
         var list: [Entry] = []
         list.reserveCapacity(k.count + 4)
         for i in k.indices {

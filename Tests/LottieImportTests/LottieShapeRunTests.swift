@@ -138,6 +138,28 @@ final class LottieShapeRunTests: XCTestCase {
         XCTAssertEqual(middle.m21, 0, accuracy: 1e-6)
     }
 
+    func testAllHoldKeyframesPlayAtFloatKeyTimes() throws {
+        // fr 10, ip 0, op 20: lottie-ios's key times are fractions of frames 0 … 21 as `Float`.
+        // Frame 7 is 1/3, which rounds up to 0.33333334, so at exactly 0.7 s the all-hold
+        // opacity still shows its first value; a hold followed by an eased keyframe (two runs,
+        // timed in Double) has switched.
+        let held = #"{"a": 1, "k": [{"t": 0, "s": [20], "h": 1}, {"t": 7, "s": [60], "h": 1}, {"t": 10, "s": [90], "h": 1}]}"#
+        let mixed = #"{"a": 1, "k": [{"t": 0, "s": [20], "h": 1}, {"t": 7, "s": [60]}]}"#
+        let json = """
+        {"fr": 10, "ip": 0, "op": 20, "w": 100, "h": 100, "layers": [
+          {"ty": 1, "ind": 1, "nm": "held", "ip": 0, "op": 20, "st": 0, "sw": 10, "sh": 10, "sc": "#ff0000", "ks": {"o": \(held)}},
+          {"ty": 1, "ind": 2, "nm": "mixed", "ip": 0, "op": 20, "st": 0, "sw": 10, "sh": 10, "sc": "#ff0000", "ks": {"o": \(mixed)}}]}
+        """
+        let root = try LottieImporter.load(bytes: Array(json.utf8), fileName: "holds.json", baseDirectory: nil).root
+        var layers: [String: CALayer] = [:]
+        root.forEachLayerInTree { if let name = $0.name { layers[name] = $0 } }
+        let heldLayer = try XCTUnwrap(layers["held"]), mixedLayer = try XCTUnwrap(layers["mixed"])
+        XCTAssertEqual(heldLayer.presentationProperties(atLocalTime: 0.7).opacity, 0.2, accuracy: 1e-6)
+        XCTAssertEqual(heldLayer.presentationProperties(atLocalTime: 0.70001).opacity, 0.6, accuracy: 1e-6)
+        XCTAssertEqual(mixedLayer.presentationProperties(atLocalTime: 0.7).opacity, 0.6, accuracy: 1e-6)
+        XCTAssertEqual(mixedLayer.presentationProperties(atLocalTime: 0.69999).opacity, 0.2, accuracy: 1e-6)
+    }
+
     func testPointTextIsAsTallAsItsLinesWhateverItsLineHeight() throws {
         // lh 0.01 (as Issues/issue_2638 has): the layer still holds a whole line of 40 pt text.
         let json = """
