@@ -38,7 +38,9 @@ let package = Package(
         .target(name: "Presentation", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Lottie files (JSON, .lottie) as layer trees, as lottie-ios's Core Animation engine builds them.
-        .target(name: "LottieImport", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers", "Presentation", "SceneFormat", "CZlib"]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "freetype2", providers: [.apt(["libfontconfig-dev", "libfreetype-dev"])]),
+        .target(name: "LottieImport", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers", "Presentation", "SceneFormat", "CZlib",
+                                                     "CFontconfig"]),
         .target(name: "Rendering", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers", "Presentation"]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),

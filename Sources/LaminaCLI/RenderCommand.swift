@@ -207,7 +207,7 @@ enum RenderCommand {
     static func loadScene(_ file: String, _ args: Arguments) throws(JobFailure) -> Scene {
         do {
             return try LottieImporter.loadScene(contentsOf: URL(fileURLWithPath: file),
-                                        options: SceneLoadOptions(allowsAssetsOutsideFolder: args.flags.contains("--allow-assets-outside")))
+                                                options: SceneLoadOptions(allowsAssetsOutsideFolder: args.flags.contains("--allow-assets-outside")))
         } catch {
             throw JobFailure(description: error.description)
         }

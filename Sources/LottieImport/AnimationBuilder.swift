@@ -15,8 +15,20 @@ struct AnimationBuilder {
     let endFrame: Double
 
     /// A hold keyframe switches this many frames before the next keyframe (a linear segment
-    /// that short is a step at any frame time a renderer asks for).
-    static let holdStep = 1e-7
+    /// that short is a step at any frame time a renderer asks for, far shorter than the key-time
+    /// rounding below).
+    static let holdStep = 1e-10
+
+    /// The root frame where Core Animation sees a keyframe of a property whose keyframes are all
+    /// holds: lottie-ios gives that (discrete) animation's key times as `Float` fractions of
+    /// `startFrame … endFrame`, so a hold that ends exactly at a frame still shows at that frame
+    /// when the fraction rounds up (the references show it). Mixed keyframes become one
+    /// animation per run, timed in `Double`.
+    func keyFrame(_ rootFrame: Double) -> Double {
+        let span = endFrame - startFrame
+        guard span > 0, rootFrame.isFinite else { return rootFrame }
+        return startFrame + Double(Float((rootFrame - startFrame) / span)) * span
+    }
 
     /// Animates `keyPath` of `layer` through `group`, mapping each keyframe value with `convert`.
     func animate<V: LottieInterpolatable>(_ layer: CALayer, _ keyPath: String, _ group: KeyframeGroup<V>, _ time: TimeContext,
@@ -86,13 +98,16 @@ struct AnimationBuilder {
     /// Keyframes as timed entries in root frames; a hold adds a step just before the next keyframe.
     private func entries<V>(_ group: KeyframeGroup<V>, _ time: TimeContext, _ convert: (V) -> Any) -> [Entry] {
         let k = group.keyframes
+        // Only holds are changed by it: eased keyframes move by about 1e-7 of their span.
+        let allHolds = k.allSatisfy(\.isHold)
+        func rounded(_ frame: Double) -> Double { allHolds ? keyFrame(frame) : frame }
         var list: [Entry] = []
         list.reserveCapacity(k.count + 4)
         for i in k.indices {
-            let frame = time.rootFrame(k[i].time)
+            let frame = rounded(time.rootFrame(k[i].time))
             let value = convert(k[i].value)
             if i + 1 < k.count {
-                let next = time.rootFrame(k[i + 1].time)
+                let next = rounded(time.rootFrame(k[i + 1].time))
                 if k[i].isHold {
                     list.append(Entry(frame: frame, value: value, timing: nil))
                     list.append(Entry(frame: max(frame, next - Self.holdStep * abs(time.scale)), value: value, timing: nil))

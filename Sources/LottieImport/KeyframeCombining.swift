@@ -4,12 +4,14 @@ import Foundation
 /// rectangle's size, position and roundness make one path). Groups with the same keyframe timing
 /// are zipped; otherwise the values are sampled at every frame and played linearly in between.
 enum KeyframeCombining {
-    static func combined<V: LottieInterpolatable>(_ groups: [KeyframeGroup<V>]) -> KeyframeGroup<[V]> {
+    /// `sampled`: values at every frame even where the timings match (what the combined value
+    /// cannot be interpolated from its keyframes, like a skew whose axis turns).
+    static func combined<V: LottieInterpolatable>(_ groups: [KeyframeGroup<V>], sampled: Bool = false) -> KeyframeGroup<[V]> {
         let animated = groups.filter(\.isAnimated)
         guard let base = animated.first else {
             return .constant(groups.map(\.first))
         }
-        if animated.allSatisfy({ $0.hasSameTiming(as: base) }) {
+        if !sampled, animated.allSatisfy({ $0.hasSameTiming(as: base) }) {
             return KeyframeGroup<[V]>(keyframes: base.keyframes.indices.map { i in
                 let k = base.keyframes[i]
                 return Keyframe(time: k.time, value: groups.map { $0.isAnimated ? $0.keyframes[i].value : $0.first },

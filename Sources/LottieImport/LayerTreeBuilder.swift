@@ -257,7 +257,11 @@ final class LayerTreeBuilder {
         let position = t.position ?? KeyframeCombining.combined(t.positionX ?? .constant([0]), t.positionY ?? .constant([0])) { x, y in
             [x.first ?? 0, y.first ?? 0]
         }
-        let combined = KeyframeCombining.combined([t.anchor, position, t.scale, t.rotationX, t.rotationY, t.rotationZ, t.skew, t.skewAxis])
+        // Matrices do not interpolate a changing skew (a turning axis can give the same matrix
+        // at both ends): lottie-ios computes one per frame then.
+        let skewAnimates = t.skew.isAnimated || t.skewAxis.isAnimated
+        let combined = KeyframeCombining.combined([t.anchor, position, t.scale, t.rotationX, t.rotationY, t.rotationZ, t.skew, t.skewAxis],
+                                                  sampled: skewAnimates)
         animations.animate(layer, "transform", combined, time) { v in
             Self.matrix(anchor: v[0], position: v[1], scale: v[2], rotationX: v[3].first ?? 0, rotationY: v[4].first ?? 0,
                         rotationZ: v[5].first ?? 0, skew: v[6].first ?? 0, skewAxis: v[7].first ?? 0)

@@ -170,9 +170,11 @@ extension LottieDecoder {
         if items.count > 1 { warn("text that changes over time (the first text keyframe is drawn, as lottie-ios does)") }
         let animators = o["a"].flatMap { n -> Int? in if case .array(let a) = n.value { a.count } else { nil } } ?? 0
         if animators > 0 { warn("text animators (not supported by lottie-ios's Core Animation engine)") }
+        let fontName = doc["f"].flatMap { string($0, doc.path("f")) } ?? ""
+        fontNames.insert(fontName)
         return LottieTextModel(
             text: doc["t"].flatMap { string($0, doc.path("t")) } ?? "",
-            fontName: doc["f"].flatMap { string($0, doc.path("f")) } ?? "",
+            fontName: fontName,
             fontSize: doc["s"].flatMap { number($0, doc.path("s"), in: 0...100_000) } ?? 12,
             fillColor: doc["fc"].flatMap { numbers($0, doc.path("fc")) },
             strokeColor: doc["sc"].flatMap { numbers($0, doc.path("sc")) },

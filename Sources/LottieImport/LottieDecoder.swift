@@ -16,6 +16,8 @@ final class LottieDecoder {
     private(set) var warnings: [String] = []
     /// Images supplied by a `.lottie` archive, by path inside it.
     var archiveImages: [String: [UInt8]] = [:]
+    /// The fonts text layers name (`f`), for `FontFiles`.
+    var fontNames: Set<String> = []
 
     var keyframeCount = 0
     var layerCount = 0

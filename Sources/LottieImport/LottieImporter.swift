@@ -73,6 +73,7 @@ public enum LottieImporter {
         guard let document, decoder.problems.isEmpty else {
             throw failure(decoder.problems, omitted: decoder.omittedProblems, file: displayName)
         }
+        if let baseDirectory { FontFiles.register(decoder.fontNames, near: baseDirectory) }
         let builder = LayerTreeBuilder(document: document, file: displayName, warnings: decoder.warnings,
                                        flipsNegativeScale: flipsNegativeScale)
         let tree = builder.buildRoot()

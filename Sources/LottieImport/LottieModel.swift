@@ -203,6 +203,37 @@ struct LottieShapeItem {
         if case .group = kind { return true }
         return false
     }
+    var isRepeater: Bool {
+        if case .repeater = kind { return true }
+        return false
+    }
+    var isTrim: Bool {
+        if case .trim = kind { return true }
+        return false
+    }
+    /// A stroke handed down to a child group, its width divided by the group's x scale so the
+    /// group's transform leaves it as wide as it was (lottie-ios's `scaledCopyForChildGroup`).
+    func strokeScaledBack(by scale: KeyframeGroup<[Double]>) -> LottieShapeItem {
+        func scaled(_ width: KeyframeGroup<[Double]>) -> KeyframeGroup<[Double]> {
+            guard scale.keyframes.contains(where: { ($0.value.first ?? 100) != 100 }) else { return width }
+            return KeyframeCombining.combined(width, scale) { w, s in
+                let sx = s.first ?? 100
+                return [sx == 0 ? (w.first ?? 0) : (w.first ?? 0) * 100 / sx]
+            }
+        }
+        var copy = self
+        switch kind {
+        case .stroke(let color, var style):
+            style.width = scaled(style.width)
+            copy.kind = .stroke(color: color, style: style)
+        case .gradientStroke(let gradient, var style):
+            style.width = scaled(style.width)
+            copy.kind = .gradientStroke(gradient, style: style)
+        default:
+            break
+        }
+        return copy
+    }
     /// The opacity keyframes of a fill or stroke.
     var paintOpacity: KeyframeGroup<[Double]>? {
         switch kind {

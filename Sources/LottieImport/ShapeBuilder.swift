@@ -10,29 +10,51 @@ struct ShapeBuilder {
     var animations: AnimationBuilder { tree.animations }
 
     func build(_ items: [LottieShapeItem], in layer: CALayer, bounds: CGRect) {
-        if let repeaterItem = items.first(where: { if case .repeater = $0.kind { true } else { false } }),
-           case .repeater(let repeater) = repeaterItem.kind {
-            if repeater.copies.isAnimated { tree.warn("animated repeater copies (the first value is drawn, as lottie-ios does)") }
-            let copies = Self.copies(repeater)
-            let rest = items.filter { if case .repeater = $0.kind { false } else { true } }
-            for index in 0..<copies {
-                for group in groupLayers(rest, isTop: true, bounds: bounds) {
-                    let copy = tree.filling(CALayer(), bounds)
-                    copy.name = "repeater \(index)"
-                    copy.addSublayer(group)
-                    var t = repeater.transform
-                    let n = Double(index)
-                    t.rotationX = t.rotationX.map { $0.map { $0 * n } }
-                    t.rotationY = t.rotationY.map { $0.map { $0 * n } }
-                    t.rotationZ = t.rotationZ.map { $0.map { $0 * n } }
-                    t.position = t.position.map { p in p.map { $0.map { $0 * n } } }
-                    tree.addTransform(t, to: copy, size: bounds.size, time: time)
-                    layer.addSublayer(copy)
-                }
+        for sublayer in groupLayers(items, isTop: true, bounds: bounds) { layer.addSublayer(sublayer) }
+    }
+
+    /// The layers of one list of items, back to front. Each repeater repeats the items before it
+    /// (back to the previous repeater); the items after the last one are laid out as usual.
+    private func groupLayers(_ items: [LottieShapeItem], isTop: Bool, bounds: CGRect) -> [CALayer] {
+        guard items.contains(where: \.isRepeater) else { return plainGroupLayers(items, isTop: isTop, bounds: bounds) }
+        var runs: [(items: [LottieShapeItem], repeater: LottieRepeater?)] = [([], nil)]
+        for item in items {
+            if case .repeater(let repeater) = item.kind {
+                runs[runs.count - 1].repeater = repeater
+                runs.append(([], nil))
+            } else {
+                runs[runs.count - 1].items.append(item)
             }
-            return
         }
-        for group in groupLayers(items, isTop: true, bounds: bounds) { layer.addSublayer(group) }
+        if runs.last?.items.isEmpty == true, runs.last?.repeater == nil { runs.removeLast() }
+        return runs.reversed().flatMap { run -> [CALayer] in
+            guard let repeater = run.repeater else { return groupLayers(run.items, isTop: isTop, bounds: bounds) }
+            return repeaterLayers(repeater, items: run.items, bounds: bounds)
+        }
+    }
+
+    /// One layer per copy and group, each copy's transform multiplied by its index (the scale
+    /// and anchor are not, as in lottie-ios's `RepeaterLayer`).
+    private func repeaterLayers(_ repeater: LottieRepeater, items: [LottieShapeItem], bounds: CGRect) -> [CALayer] {
+        if repeater.copies.isAnimated { tree.warn("animated repeater copies (the first value is drawn, as lottie-ios does)") }
+        let copies = max(0, min(1000, Int(repeater.copies.first.first ?? 1)))
+        var result: [CALayer] = []
+        for index in 0..<copies {
+            for group in plainGroupLayers(items, isTop: true, bounds: bounds) {
+                let copy = tree.filling(CALayer(), bounds)
+                copy.name = "repeater \(index)"
+                copy.addSublayer(group)
+                var t = repeater.transform
+                let n = Double(index)
+                t.rotationX = t.rotationX.map { $0.map { $0 * n } }
+                t.rotationY = t.rotationY.map { $0.map { $0 * n } }
+                t.rotationZ = t.rotationZ.map { $0.map { $0 * n } }
+                t.position = t.position.map { p in p.map { $0.map { $0 * n } } }
+                tree.addTransform(t, to: copy, size: bounds.size, time: time)
+                result.append(copy)
+            }
+        }
+        return result
     }
 
     /// The copies a repeater draws: its first value, at most 1000.
@@ -42,58 +64,71 @@ struct ShapeBuilder {
     }
 
     /// At most the layers `build(_:in:bounds:)` makes of `items` (a group layer per group, at
-    /// most two per other item, for each copy of a repeater), for the limit checked before it.
+    /// most two per other item, and for each copy of a repeater a wrapper per layer of the items
+    /// it repeats), for the limit checked before building. Saturates instead of overflowing.
     static func layerBound(_ items: [LottieShapeItem]) -> Int {
-        func count(_ items: [LottieShapeItem]) -> Int {
-            items.reduce(0) { n, item in
-                if case .group(let children) = item.kind { return n + 1 + count(children) }
-                return n + 2
+        func add(_ a: Int, _ b: Int) -> Int { let (r, o) = a.addingReportingOverflow(b); return o ? Int.max : r }
+        func times(_ a: Int, _ b: Int) -> Int { let (r, o) = a.multipliedReportingOverflow(by: b); return o ? Int.max : r }
+        var total = 0, run = 0
+        for item in items {
+            switch item.kind {
+            case .repeater(let repeater):
+                total = add(total, times(copies(repeater), times(2, run)))
+                run = 0
+            case .group(let children): run = add(run, add(1, layerBound(children)))
+            default: run = add(run, 2)
             }
         }
-        let repeater = items.lazy.compactMap { item -> LottieRepeater? in
-            if case .repeater(let r) = item.kind { return r }
-            return nil
-        }.first
-        return (repeater.map(copies) ?? 1) * count(items)
+        return add(total, run)
     }
 
-    /// A layer per group, back to front; items beside the groups that draw no path (a fill or
-    /// stroke for all of them) are handed to each group.
-    private func groupLayers(_ items: [LottieShapeItem], isTop: Bool, bounds: CGRect) -> [CALayer] {
-        let visible = items.filter { !$0.hidden }
-        var groups = visible.filter(\.isGroup)
-        var others = visible.filter { !$0.isGroup }
-        if groups.isEmpty, isTop {
-            groups = [LottieShapeItem(kind: .group(others), name: "", hidden: false, reversed: false)]
+    /// A layer per group, back to front. At the top, paths beside the groups are wrapped in a
+    /// group of their own with everything else; items that no run of paths at this level uses
+    /// (a fill or stroke for all the groups) are handed to each group, strokes scaled back by
+    /// the group's own scale so that their width stays.
+    private func plainGroupLayers(_ items: [LottieShapeItem], isTop: Bool, bounds: CGRect) -> [CALayer] {
+        var groups = items.filter { $0.isGroup && !$0.hidden }
+        var others = items.filter { !$0.isGroup && !$0.hidden }
+        if isTop, others.contains(where: \.drawsPath) {
+            groups = [LottieShapeItem(kind: .group(items), name: "", hidden: false, reversed: false)]
             others = []
         }
-        let inherited = others.contains(where: \.drawsPath) ? [] : others
+        let unused = Self.renderGroups(others, childGroupsInherit: !groups.isEmpty).unused
+        let inherited = unused.map { others[$0] }
         return groups.reversed().compactMap { group in
             guard case .group(let children) = group.kind else { return nil }
-            return groupLayer(children: children, items: children + inherited, name: group.name, bounds: bounds)
+            let own = children.filter { !$0.hidden }
+            let scale = own.lazy.compactMap { item -> KeyframeGroup<[Double]>? in
+                if case .transform(let t) = item.kind { return t.scale }
+                return nil
+            }.first
+            let handed = inherited.map { item in scale.map { item.strokeScaledBack(by: $0) } ?? item }
+            return groupLayer(items: own + handed, name: group.name, bounds: bounds)
         }
     }
 
-    private func groupLayer(children: [LottieShapeItem], items: [LottieShapeItem], name: String, bounds: CGRect) -> CALayer {
+    private func groupLayer(items: [LottieShapeItem], name: String, bounds: CGRect) -> CALayer {
         let layer = tree.filling(CALayer(), bounds)
         layer.name = name
-        for sub in groupLayers(children, isTop: false, bounds: bounds) { layer.addSublayer(sub) }
-        let nonGroup = items.filter { !$0.isGroup && !$0.hidden }
-        for renderGroup in Self.renderGroups(nonGroup).reversed() {
-            let paths = renderGroup.paths
+        for sub in groupLayers(items, isTop: false, bounds: bounds) { layer.addSublayer(sub) }
+        let runs = Self.renderGroups(items, childGroupsInherit: items.contains(where: \.isGroup))
+        for renderGroup in runs.valid.reversed() {
+            let paths = renderGroup.paths.map { items[$0] }
+            let others = renderGroup.others.map { items[$0] }
             let combinable = paths.count > 1
                 && paths.allSatisfy { if case .path = $0.kind { true } else { false } }
-                && !renderGroup.others.contains { if case .trim = $0.kind { true } else { false } }
+                && !others.contains(where: \.isTrim)
             if combinable {
                 let shapes = paths.compactMap { item -> KeyframeGroup<BezierShape>? in
                     guard case .path(let g) = item.kind else { return nil }
                     return item.reversed ? g.map(\.reversedDirection) : g
                 }
-                layer.addSublayer(itemLayer(.combined(shapes), others: renderGroup.others, bounds: bounds))
+                layer.addSublayer(itemLayer(.combined(shapes), others: others, bounds: bounds))
             } else {
-                for path in paths { layer.addSublayer(itemLayer(.single(path), others: renderGroup.others, bounds: bounds)) }
+                for path in paths { layer.addSublayer(itemLayer(.single(path), others: others, bounds: bounds)) }
             }
         }
+        let nonGroup = items.filter { !$0.isGroup }
         if let transformItem = nonGroup.first(where: { if case .transform = $0.kind { true } else { false } }),
            case .transform(let t) = transformItem.kind {
             tree.addTransform(t, to: layer, size: bounds.size, time: time)
@@ -102,39 +137,52 @@ struct ShapeBuilder {
         return layer
     }
 
+    /// Indices of the paths of one run and of the items that paint them.
     struct RenderGroup {
-        var paths: [LottieShapeItem] = []
-        var others: [LottieShapeItem] = []
+        var paths: [Int] = []
+        var others: [Int] = []
     }
 
-    /// Paths and the items that paint them: a fill closes a run of paths (it paints only the
-    /// paths before it, and so do fills right after it); other items apply to every run so far. Fills and strokes with different
-    /// opacities get layers of their own (a layer has one opacity).
-    static func renderGroups(_ items: [LottieShapeItem]) -> [RenderGroup] {
+    /// lottie-ios's render groups. A fill paints only the paths before it and closes their run
+    /// (a fill with no paths of its own paints the previous run's, unless child groups will
+    /// take it); a path after a trim starts a new run; other items apply to every run so far.
+    /// A run is one shape layer only with at most one fill and one stroke, the stroke above the
+    /// fill, and equal opacities; otherwise each fill and stroke gets a layer, in list order.
+    /// Runs without paths are dropped; `unused` are the items no remaining run holds.
+    static func renderGroups(_ items: [LottieShapeItem], childGroupsInherit: Bool) -> (valid: [RenderGroup], unused: [Int]) {
         var groups = [RenderGroup()]
-        var closed = false
-        for item in items {
+        for (index, item) in items.enumerated() {
+            let last = groups.count - 1
             if item.drawsPath {
-                if closed { groups.append(RenderGroup()); closed = false }
-                groups[groups.count - 1].paths.append(item)
+                if groups[last].others.contains(where: { items[$0].isTrim }) { groups.append(RenderGroup()) }
+                groups[groups.count - 1].paths.append(index)
             } else if item.isFill {
-                groups[groups.count - 1].others.append(item)
-                closed = true
+                groups[last].others.append(index)
+                if groups[last].paths.isEmpty, !childGroupsInherit, last > 0 { groups[last].paths = groups[last - 1].paths }
+                groups.append(RenderGroup())
             } else {
-                for i in groups.indices { groups[i].others.append(item) }
+                for g in groups.indices { groups[g].others.append(index) }
             }
         }
-        return groups.flatMap { group -> [RenderGroup] in
-            let paints = group.others.filter { $0.isFill || $0.isStroke }
-            let rest = group.others.filter { !($0.isFill || $0.isStroke) }
-            let opacities = paints.compactMap(\.paintOpacity)
-            let identical = opacities.dropFirst().allSatisfy { same($0, opacities[0]) }
-            // Two fills (a gradient over a colour) or two strokes need a layer each too.
-            let fills = paints.filter(\.isFill).count, strokes = paints.filter(\.isStroke).count
-            if identical, fills <= 1, strokes <= 1 { return [group] }
-            // Strokes stay above the fills, as in one shape layer (the references show it).
-            return (paints.filter(\.isStroke) + paints.filter(\.isFill)).map { RenderGroup(paths: group.paths, others: [$0] + rest) }
-        }
+        let valid = groups.flatMap { group -> [RenderGroup] in
+            let paints = group.others.filter { items[$0].isFill || items[$0].isStroke }
+            let rest = group.others.filter { !(items[$0].isFill || items[$0].isStroke) }
+            let fills = paints.filter { items[$0].isFill }.count, strokes = paints.filter { items[$0].isStroke }.count
+            let strokeOnTop: Bool = if let s = paints.firstIndex(where: { items[$0].isStroke }),
+                                       let f = paints.firstIndex(where: { items[$0].isFill }) { s < f } else { false }
+            let opacities = paints.map { items[$0].paintOpacity }
+            let identical = opacities.allSatisfy { a in
+                switch (a, opacities[0]) {
+                case (nil, nil): true
+                case (let a?, let b?): same(a, b)
+                default: false
+                }
+            }
+            if fills <= 1, strokes <= 1, strokeOnTop, identical { return [group] }
+            return paints.map { RenderGroup(paths: group.paths, others: [$0] + rest) }
+        }.filter { !$0.paths.isEmpty }
+        let used = Set(valid.flatMap { $0.paths + $0.others })
+        return (valid, items.indices.filter { !used.contains($0) })
     }
 
     private static func same(_ a: KeyframeGroup<[Double]>, _ b: KeyframeGroup<[Double]>) -> Bool {

@@ -18,7 +18,9 @@ enum TextBuilder {
         if let c = text.fillColor { textLayer.foregroundColor = LayerTreeBuilder.color(c) }
         textLayer.alignmentMode = switch text.justification { case 1: .right; case 2: .center; default: .left }
         let lines = max(1, content.split(separator: "\n", omittingEmptySubsequences: false).count)
-        let lineHeight = text.lineHeight > 0 ? text.lineHeight : text.fontSize * 1.2
+        // lottie-ios's text layer is as tall as its lines: `lh` only ever adds space (a paragraph
+        // style's line spacing is never negative), so a tiny `lh` still shows whole lines.
+        let lineHeight = max(text.lineHeight, text.fontSize * 1.2)
         if let size = text.boxSize, size.count >= 2, let p = text.boxPosition, p.count >= 2 {
             textLayer.isWrapped = true
             textLayer.anchorPoint = .zero
@@ -30,9 +32,19 @@ enum TextBuilder {
             let x: Double = switch text.justification { case 1: -width; case 2: -width / 2; default: 0 }
             textLayer.anchorPoint = .zero
             textLayer.bounds = CGRect(x: 0, y: 0, width: width, height: lineHeight * Double(lines))
-            textLayer.position = CGPoint(x: x, y: -text.fontSize * 0.8)
+            // lottie-ios anchors its text layer at the first baseline: the layer's top is one
+            // ascent of the face the name resolves to above the text's origin.
+            textLayer.position = CGPoint(x: x, y: -text.fontSize * (ascent(of: text.fontName) ?? 0.8))
         }
         container.addSublayer(textLayer)
         layer.addSublayer(container)
+    }
+
+    /// The ascent of `name`'s face; a PostScript style suffix ("-Bold") is tried without too.
+    private static func ascent(of name: String) -> Double? {
+        if let hyphen = name.lastIndex(of: "-"), hyphen != name.startIndex {
+            return FontFiles.ascent(of: String(name[..<hyphen]))
+        }
+        return FontFiles.ascent(of: name)
     }
 }
