@@ -62,7 +62,7 @@ let package = Package(
         // The frame clock, the one frame loop, frame inputs and sinks (PNG, video through ffmpeg,
         // contact sheet, memory), video decoding, segment plans and joining.
         .target(name: "Export", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
-                                               "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "CCrypto"]),
+                                               "LottieImport", "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "CCrypto"]),
         // AVFoundation's export API (assets probed with ffprobe, compositions, video compositions,
         // the Core Animation tool rendered y-up, export sessions, player items) executed by Export.
         .target(name: "AVExport", dependencies: ["Geometry", "Timing", "CoreMedia", "Animation", "Layers", "Presentation",

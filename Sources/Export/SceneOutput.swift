@@ -69,14 +69,18 @@ public struct SceneOutput {
         return VideoComposition(url: asset.url, layers: layers)
     }
 
+    /// The frame a video of the scene starts at: 0, or a Lottie animation's ip. Frame counts
+    /// (durations, segment plans) are counted from it.
+    public var firstFrame: Int { clock.frame(at: scene.startTime) }
+
     /// The frames of the scene as a video: those of its `duration`, or of its input video's
     /// (probed) when it has no duration. Throws `.invalidSettings` when it has neither.
     public func videoFrames() throws(ExportError) -> ClosedRange<Int> {
         let frames: ClosedRange<Int>
         if let duration = scene.duration {
             // A Lottie animation's video covers its frames ip … op − 1.
-            let all = clock.frames(forDuration: duration), first = clock.frame(at: scene.startTime)
-            frames = (all.lowerBound + first)...(all.upperBound + first)
+            let all = clock.frames(forDuration: duration)
+            frames = (all.lowerBound + firstFrame)...(all.upperBound + firstFrame)
         } else if let composition = videoComposition {
             frames = clock.frames(forDuration: try VideoInfo.probe(composition.url).duration)
         } else {
@@ -97,6 +101,7 @@ public struct SceneOutput {
         options.backend = backend
         options.budget = budget
         options.subject = subject
+        options.videoStartFrame = firstFrame
         return options
     }
 }

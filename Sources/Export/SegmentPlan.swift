@@ -1,5 +1,6 @@
 import Foundation
 import SceneFormat
+import LottieImport
 
 /// What a render's bytes depend on besides the scene: output size, density, frame rate, container,
 /// codec, quality, backend and the encoder's thread count.
@@ -127,7 +128,7 @@ public struct SegmentPlan: Codable, Equatable, Sendable {
     /// image or input video changes the render.
     public static func sceneDigest(_ url: URL) throws(ExportError) -> String {
         let scene: Scene
-        do { scene = try SceneLoader.load(contentsOf: url) } catch { throw .badInput(path: url.path, reason: error.description) }
+        do { scene = try LottieImporter.loadScene(contentsOf: url) } catch { throw .badInput(path: url.path, reason: error.description) }
         var text: String
         do { text = try SHA256.hex(ofFile: url) } catch { throw .badInput(path: url.path, reason: "cannot be read") }
         for name in scene.assets.keys.sorted() {

@@ -1,5 +1,6 @@
 import Foundation
 import SceneFormat
+import LottieImport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,13 +44,16 @@ public enum SegmentRenderer {
         let url = sceneURL ?? URL(fileURLWithPath: plan.scene)
         try plan.verify(sceneURL: url)
         let scene: Scene
-        do { scene = try SceneLoader.load(contentsOf: url) } catch { throw .badInput(path: url.path, reason: error.description) }
+        do { scene = try LottieImporter.loadScene(contentsOf: url) } catch { throw .badInput(path: url.path, reason: error.description) }
         let s = plan.settings
         guard let backend = BackendKind(rawValue: s.backend) else { throw .invalidSettings("unknown backend \"\(s.backend)\" in the plan") }
         let target = SceneOutput(scene: scene, size: (s.width, s.height), scale: s.scale, framesPerSecond: s.fps)
         let final = folder.appendingPathComponent(segment.name)
         let partial = folder.appendingPathComponent(segment.name + ".partial")
-        var options = target.exportOptions(to: partial, frames: segment.range, backend: backend)
+        // A plan counts frames from the video's first (a Lottie file's ip).
+        let first = target.firstFrame
+        var options = target.exportOptions(to: partial, frames: (segment.range.lowerBound + first)...(segment.range.upperBound + first),
+                                           backend: backend)
         options.kind = try s.outputKind()
         options.quality = s.quality
         options.encoderThreads = s.encoderThreads

@@ -38,6 +38,9 @@ public struct VideoExportOptions: Sendable {
     public var queueDepth = 3
     /// Keyframe spacing in frames (default two seconds); segments should start on a multiple.
     public var keyframeInterval: Int?
+    /// The frame the whole video starts at (0; a Lottie animation's ip): keyframes are counted
+    /// from it, so segments of the video join into the single run.
+    public var videoStartFrame = 0
     /// The container and codec, when not the output's extension's (a segment written as
     /// `NAME.partial` before it is renamed; an AVFoundation export's `outputFileType`).
     public var kind: OutputKind?
@@ -186,7 +189,7 @@ public final class VideoExporter: @unchecked Sendable {
         let audio = o.includesAudio ? input?.audio(from: span.start, to: span.end) : nil
         var settings = EncoderSettings(
             kind: kind, width: o.width, height: o.height, framesPerSecond: o.framesPerSecond, quality: o.quality,
-            keepsAlpha: (o.background?.alpha ?? 0) < 1, firstFrame: o.frames.lowerBound, frameCount: o.frames.count,
+            keepsAlpha: (o.background?.alpha ?? 0) < 1, firstFrame: o.frames.lowerBound - o.videoStartFrame, frameCount: o.frames.count,
             keyframeInterval: o.keyframeInterval)
         switch audio {
         case .passthrough(let passthrough)?: settings.audio = kind == .gif ? nil : passthrough

@@ -152,6 +152,36 @@ final class LottieExportTests: XCTestCase {
         assertNear(pixel(0, 32, 24), [0, 0, 255], "video at frame 0")
     }
 
+    /// A Lottie file through the segment contract (`lamina plan`, `render --plan --segment`,
+    /// `join`): frames ip … op − 1 of a file that starts at ip 10, in two segments, join into the
+    /// frames of one `lamina render`.
+    func testSegmentsOfALottieFileJoinIntoTheSingleRun() throws {
+        let folder = try VideoTestSupport.folder(self)
+        // 40 frames (ip 10 … op 50) at 10 fps: two keyframe intervals of 20.
+        let long = Self.animation.replacingOccurrences(of: "\"ip\": 0, \"op\": 6, \"w\"", with: "\"ip\": 10, \"op\": 50, \"w\"")
+            .replacingOccurrences(of: "\"op\": 6,", with: "\"op\": 50,")
+            .replacingOccurrences(of: "{\"t\": 5, \"s\": [36, 24, 0]}", with: "{\"t\": 45, \"s\": [36, 24, 0]}")
+        XCTAssertNotEqual(long, Self.animation)
+        try Data(long.utf8).write(to: folder.appendingPathComponent("anim.json"))
+        let planned = try LaminaProcess.run(["plan", "anim.json", "--segment-seconds", "2", "--backend", "cpu", "--json"], in: folder)
+        XCTAssertEqual(planned.status, 0, planned.stderr)
+        try Data(planned.stdout.utf8).write(to: folder.appendingPathComponent("plan.json"))
+        let plan = try SegmentPlan.read(contentsOf: folder.appendingPathComponent("plan.json"))
+        XCTAssertEqual(plan.frameCount, 40, "frames ip … op − 1")
+        XCTAssertEqual(plan.segments.map(\.frames), [[0, 19], [20, 39]])
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("parts"), withIntermediateDirectories: true)
+        for segment in plan.segments {
+            let run = try LaminaProcess.run(["render", "--plan", "plan.json", "--segment", String(segment.index), "-o", "parts"], in: folder)
+            XCTAssertEqual(run.status, 0, run.stderr)
+        }
+        let joined = try LaminaProcess.run(["join"] + plan.segments.map { "parts/" + $0.name } + ["-o", "joined.mp4"], in: folder)
+        XCTAssertEqual(joined.status, 0, joined.stderr)
+        try lamina(["render", "anim.json", "-o", "single.mp4"], in: folder)
+        let hashes = try VideoTestSupport.frameHashes(folder.appendingPathComponent("joined.mp4"))
+        XCTAssertEqual(hashes.count, 40)
+        XCTAssertEqual(hashes, try VideoTestSupport.frameHashes(folder.appendingPathComponent("single.mp4")))
+    }
+
     /// A `.lottie` archive (zip: manifest.json, animations/NAME.json, images/…) built with Python's
     /// zipfile, deflated: the animation it names is imported with its image from inside the archive.
     func testDotLottieArchiveWithAnImage() throws {
