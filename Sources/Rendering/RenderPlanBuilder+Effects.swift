@@ -78,8 +78,12 @@ extension RenderPlanBuilder.Walk {
                 // Under a plain scale and move, rasterize on the target's own pixels: no resampling.
                 request = .alignedShape(shape, scale: grid.scale, stretch: grid.stretch, phase: grid.phase)
             } else {
-                request = .shape(shape, scale: ContentRequest.vectorRasterScale(
-                    density: Self.pixelDensity(toTarget, at: CGPoint(x: p.bounds.midX, y: p.bounds.midY))))
+                // Drawn much smaller than its contentsScale (a large composition fitted to a small
+                // frame), a shape rasterizes at twice the density it is drawn at, not at full
+                // size; no less, since a raster near the drawn size blurs edges when resampled
+                // (measured on the Lottie development set: two cases fell under the threshold).
+                let density = Self.pixelDensity(toTarget, at: CGPoint(x: p.bounds.midX, y: p.bounds.midY))
+                request = .shape(shape, scale: min(scale(), ContentRequest.vectorRasterScale(density: 2 * density)))
             }
             let strokes = shape.strokeColor != nil && shape.lineWidth > 0
             let outset = strokes ? shape.lineWidth / 2 * max(shape.miterLimit.isFinite ? shape.miterLimit : 1, 2.0.squareRoot()) + 1 : 1
