@@ -108,6 +108,30 @@ extension PassRasterizer {
         }
     }
 
+    /// A solid fill's body (`BodyCoverage`): the fill or band colour per pixel centre, corner
+    /// squares skipped (not claimed: their corner items draw them).
+    func drawBody(_ item: PreparedItem, color: SIMD4<Float>, body: BodyCoverage, rows: Range<Int>, claiming: Bool) {
+        let fill = PackedSpans.pack(color * item.opacity)
+        let band = PackedSpans.pack((body.band ?? color) * item.opacity)
+        let wideFill = PackedSpans.widen(fill), wideBand = PackedSpans.widen(band)
+        let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
+        let order = item.order
+        for y in rows {
+            let span = item.polygon.span(row: y)
+            guard !span.isEmpty else { continue }
+            let row = pixels + y * width
+            let ownerRow = owner.map { $0 + y * width }
+            let py = Float(y) + 0.5
+            for x in span {
+                if let ownerRow, claiming ? ownerRow[x] >= 0 : ownerRow[x] > order { continue }
+                guard let inBand = body.classify(item.local(Float(x) + 0.5, py)) else { continue }
+                let packed = inBand ? band : fill
+                row[x] = claiming || packed >> 24 == 255 ? packed : PackedSpans.over(inBand ? wideBand : wideFill, row[x])
+                if claiming { ownerRow?[x] = order }
+            }
+        }
+    }
+
     /// A bilinear-sampled texture with no shape, faded by the item's opacity, multiplied by its
     /// tint and by the alpha of its mask (a texture of the same size, sampled at the same place).
     func drawTextured(_ item: PreparedItem, texture: Texture, rows: Range<Int>, claiming: Bool) {

@@ -56,9 +56,7 @@ public struct RenderPlanBuilder {
                                clearColor: clear, items: items, startsFrom: walk.target.startsFrom)
         var passes = walk.passes + [frame]
         for p in passes.indices {
-            passes[p].items = passes[p].items.flatMap { item in
-                item.antialiasEdges ? [item.withAntialiasedEdges()] : item.splitAtCorners().map { maskingCorner($0, stopwatch) }
-            }
+            passes[p].items = DrawItem.splitAtCorners(passes[p].items).map { maskingCorner($0, stopwatch) }
         }
         return RenderPlan(width: width, height: height, passes: passes)
     }
