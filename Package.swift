@@ -2,10 +2,11 @@
 // Lamina: Core Animation's layer-and-animation model for Linux.
 //
 // Targets follow the pipeline, each importing only the stages before it:
-//   Geometry → Drawing → Timing → Filters → Animation → Layers → SceneFormat (scene file → model)
+//   Geometry → Drawing → Timing → CoreMedia (CMTime) → Filters → Animation → Layers → SceneFormat (scene file → model)
 //   → Presentation (model at time t) → Rendering (render plan) → ImageIO, ContentRaster
 //   → UIGraphics → GLRenderer | CPURenderer (plan → frame) → Export (frame clock, frame loop, sinks)
-//   → RenderTesting (snapshot assertions), Demo, Benchmarks → Lamina (umbrella) → LaminaCLI.
+//   → AVExport (AVFoundation's export API over Export) → RenderTesting (snapshot assertions),
+//   Demo, Benchmarks → Lamina (umbrella) → LaminaCLI.
 // Core Graphics drawing sits early: Geometry holds its value types (CGColorSpace, CGGradient,
 // bitmap info), Drawing the cairo-backed `CGContext`, so that layers can draw themselves
 // (`CALayer.draw(in:)`) and the render plan can ask them to. Text drawing into a context
@@ -27,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .target(name: "Drawing", dependencies: ["Geometry", "CCairo"]),
         .target(name: "Timing"),
+        // Core Media's rational time: CMTime, CMTimeRange, CMTimeMapping, track IDs.
+        .target(name: "CoreMedia"),
         // CIFilter and blend modes as values, for layers and their animations.
         .target(name: "Filters"),
         .target(name: "Animation", dependencies: ["Geometry", "Timing", "Filters"]),
@@ -54,6 +57,10 @@ let package = Package(
         // contact sheet, memory), video decoding, segment plans and joining.
         .target(name: "Export", dependencies: ["Geometry", "Timing", "Animation", "Layers", "Presentation", "SceneFormat",
                                                "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "CCrypto"]),
+        // AVFoundation's export API (assets probed with ffprobe, compositions, video compositions,
+        // the Core Animation tool rendered y-up, export sessions, player items) executed by Export.
+        .target(name: "AVExport", dependencies: ["Geometry", "Timing", "CoreMedia", "Animation", "Layers", "Presentation",
+                                                 "Rendering", "ImageIO", "Export"]),
         // Snapshot assertions for XCTest and Swift Testing, and the reftest manifest reader.
         .target(name: "RenderTesting", dependencies: ["Geometry", "Layers", "Presentation", "SceneFormat", "Rendering",
                                                       "ImageIO", "Export"]),
@@ -63,16 +70,17 @@ let package = Package(
         // `lamina bench`, `lamina bench --export` and `lamina-model-bench`.
         .target(name: "Benchmarks", dependencies: ["Geometry", "Drawing", "Timing", "Filters", "Animation", "Layers", "Presentation", "SceneFormat",
                                                    "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer",
-                                                   "Export", "Demo", "CEGL"],
+                                                   "Export", "CoreMedia", "AVExport", "Demo", "CEGL"],
                 plugins: ["EmbedShaders"]),
-        .target(name: "Lamina", dependencies: ["Geometry", "Drawing", "UIGraphics", "Timing", "Filters", "Animation", "Layers", "Presentation", "SceneFormat",
-                                               "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Export"]),
+        .target(name: "Lamina", dependencies: ["Geometry", "Drawing", "UIGraphics", "Timing", "CoreMedia", "Filters", "Animation", "Layers", "Presentation", "SceneFormat",
+                                               "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Export", "AVExport"]),
         .executableTarget(name: "LaminaCLI", dependencies: ["Lamina", "Demo", "Benchmarks"]),
         .executableTarget(name: "ModelBenchmark", dependencies: ["Benchmarks"]),
         // Helpers shared by the test targets (pixel probes, temporary folders, scene loading).
         .target(name: "TestSupport", dependencies: ["Lamina"], path: "Tests/TestSupport"),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry", "TestSupport"]),
         .testTarget(name: "TimingTests", dependencies: ["Timing", "TestSupport"]),
+        .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
         .testTarget(name: "AnimationTests", dependencies: ["Animation", "TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Filters", "Layers", "Presentation", "SceneFormat", "ContentRaster", "TestSupport"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "TestSupport"]),
@@ -84,6 +92,8 @@ let package = Package(
         .testTarget(name: "ContentRasterTests", dependencies: ["ContentRaster", "Geometry", "Layers", "Rendering", "TestSupport"]),
         .testTarget(name: "ReftestTests", dependencies: ["Lamina", "RenderTesting", "TestSupport"], exclude: ["Reftests"]),
         .testTarget(name: "ExportTests", dependencies: ["Lamina", "Demo", "TestSupport"]),
+        // iOS export code ported with `import Lamina` only: assets, compositions, export sessions.
+        .testTarget(name: "AVExportTests", dependencies: ["Lamina", "TestSupport"]),
         .testTarget(name: "RenderTestingTests", dependencies: ["Lamina", "RenderTesting", "TestSupport"], exclude: ["__Snapshots__"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "TestSupport"]),
         .testTarget(name: "DrawingTests", dependencies: ["Drawing", "Geometry"]),

@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Fuzzes the scene loader (SceneLoader.load(bytes:fileName:baseDirectory:)) with libFuzzer + ASan.
+# Fuzzes the scene loader (SceneLoader.load(bytes:fileName:baseDirectory:)) with libFuzzer + ASan, and
+# what a loaded scene costs once expanded: its budget (ModelFigures), then, within budget, the
+# presentation and the render plan of a frame with a rasterizer that draws nothing, whose offscreen
+# passes and rasters must stay within what the output can show (tools/fuzz/SceneFuzzer.swift).
 #
 # Usage:
 #   tools/fuzz-scene-loader.sh [SECONDS] [libFuzzer flags...]   build, then fuzz (default 600 s)
@@ -7,7 +10,7 @@
 #   tools/fuzz-scene-loader.sh minimize CRASH_FILE [SECONDS]     minimise a crash (-minimize_crash=1)
 #   tools/fuzz-scene-loader.sh run FILE...                       run inputs once (reproduce a finding)
 #
-# Each target in Sources/{Geometry,Timing,Animation,Layers,Presentation,SceneFormat} is compiled as
+# Each target in Sources/{Geometry,Drawing,Timing,Filters,Animation,Layers,Presentation,SceneFormat,Rendering,ContentRaster} is compiled as
 # its own Swift module (whole-module, -emit-module, in dependency order), so `import Geometry`
 # etc. work unchanged; tools/fuzz/SceneFuzzer.swift (LLVMFuzzerTestOneInput) links against them.
 # Everything is built with -sanitize=fuzzer,address -O -g.
@@ -23,8 +26,13 @@ WORK="${SCENE_FUZZ_WORK:-$ROOT/.build/fuzz-scene-loader}"
 BUILD="$WORK/build"
 BIN="$BUILD/scene-fuzzer"
 SWIFTC="${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}"
-MODULES=(Geometry Timing Animation Layers Presentation SceneFormat)   # dependency order (Package.swift)
-FLAGS=(-O -g -parse-as-library -swift-version 6 -sanitize=fuzzer,address)
+MODULES=(Geometry Drawing Timing Filters Animation Layers Presentation SceneFormat Rendering ContentRaster)   # dependency order (Package.swift)
+FLAGS=(-O -g -parse-as-library -swift-version 6 -sanitize=fuzzer,address -package-name Lamina)
+# ContentRaster's C libraries (cairo, Pango) through the package's own module maps.
+C_FLAGS=(-I "$ROOT/Sources/CCairo" -I "$ROOT/Sources/CPangoCairo")
+for flag in $(pkg-config --cflags cairo pangocairo); do C_FLAGS+=(-Xcc "$flag"); done
+LINK_FLAGS=()
+for flag in $(pkg-config --libs cairo pangocairo); do LINK_FLAGS+=("$flag"); done
 
 mkdir -p "$BUILD" "$WORK/corpus" "$WORK/crashes"
 
@@ -42,15 +50,15 @@ build() {
         fi
         dirty=1
         echo "== compiling $module (${#sources[@]} files)"
-        "$SWIFTC" "${FLAGS[@]}" -wmo -module-name "$module" -I "$BUILD" \
+        "$SWIFTC" "${FLAGS[@]}" "${C_FLAGS[@]}" -wmo -module-name "$module" -I "$BUILD" \
             -emit-module -emit-module-path "$BUILD/$module.swiftmodule" \
             -c "${sources[@]}" -o "$object"
         touch "$object" "$BUILD/$module.swiftmodule"   # swiftc keeps the old mtime when the output is unchanged
     done
     if (( dirty == 0 )) && [[ -x "$BIN" && ! "$ROOT/tools/fuzz/SceneFuzzer.swift" -nt "$BIN" ]]; then return 0; fi
     echo "== linking $BIN"
-    "$SWIFTC" "${FLAGS[@]}" -use-ld=lld -module-name SceneFuzz -I "$BUILD" \
-        "$ROOT/tools/fuzz/SceneFuzzer.swift" "${objects[@]}" -o "$BIN"
+    "$SWIFTC" "${FLAGS[@]}" "${C_FLAGS[@]}" -use-ld=lld -module-name SceneFuzz -I "$BUILD" \
+        "$ROOT/tools/fuzz/SceneFuzzer.swift" "${objects[@]}" "${LINK_FLAGS[@]}" -o "$BIN"
     touch "$BIN"
 }
 

@@ -54,32 +54,8 @@ struct KeyframeTrack {
         case .path(let s): n = s.count + 1
         }
 
-        // Key times: validate for the mode or fall back to even spacing.
-        let given = (a.keyTimes ?? []).map(\.doubleValue)
-        func valid(_ times: [Double], count: Int) -> Bool {
-            guard times.count == count, times.first == 0 else { return false }
-            for (i, t) in times.enumerated() {
-                guard t.isFinite, t >= 0, t <= 1 else { return false }
-                if i > 0, t < times[i - 1] { return false }
-            }
-            return true
-        }
-        var times: [Double]
-        switch mode {
-        case .discrete where a.path != nil:
-            // Each segment's start point holds for an equal share of the time (§4.4).
-            let m = n - 1
-            times = (0...m).map { Double($0) / Double(m) }
-        case .discrete:
-            if valid(given, count: n + 1), given.last == 1 { times = given }
-            else if valid(given, count: n) { times = given + [1] }  // the common n-entry form
-            else { times = (0...n).map { Double($0) / Double(n) } }
-        case .paced, .cubicPaced:
-            times = []  // computed below
-        default:
-            if valid(given, count: n), n == 1 || given.last == 1 { times = given }
-            else { times = n == 1 ? [0] : (0..<n).map { Double($0) / Double(n - 1) } }
-        }
+        // Key times: the given ones where they fit the mode, else even spacing (paced: below).
+        var times = KeyTimes.resolve((a.keyTimes ?? []).map(\.doubleValue), mode: mode, count: n, alongPath: a.path != nil).times ?? []
 
         // Paced: key times proportional to distance (arc length for paths).
         if mode == .paced || mode == .cubicPaced {

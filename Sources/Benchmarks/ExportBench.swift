@@ -13,7 +13,8 @@ import Export
 /// beforehand, piped to the same ffmpeg command), and the pipelined export's frames/s; the goal is
 /// export ≥ 90 % of the slower of the first two. Then the peak resident memory of a 1,000-frame
 /// and a 10,000-frame export of the built-in demo (1280×720 over a decoded video; each in a
-/// child process).
+/// child process). And `AVExportBench`: the title card through `AVAssetExportSession` against the
+/// same job through `lamina render`.
 public enum ExportBench {
     /// The figures of one run.
     public struct Result: Codable {
@@ -26,6 +27,8 @@ public enum ExportBench {
         /// Peak memory of 1,000- and 10,000-frame exports of the demo (1280×720, over video).
         public var peakMemoryMB1000Frames: Double?
         public var peakMemoryMB10000Frames: Double?
+        /// The title card through `AVAssetExportSession` against the same job through `lamina render`.
+        public var avFoundation: AVExportBench.Result?
     }
 
     /// Measures `frames` frames on `backend`; with `memory`, the two child-process exports too.
@@ -79,6 +82,9 @@ public enum ExportBench {
                             renderOnlyFramesPerSecond: renderOnly, encodeOnlyFramesPerSecond: encodeOnly,
                             exportFramesPerSecond: summary.framesPerSecond,
                             exportRatio: summary.framesPerSecond / min(renderOnly, encodeOnly))
+        do { result.avFoundation = try AVExportBench.run(backend: backend, folder: folder) } catch {
+            throw BenchFailure(description: "AVFoundation row: \(error)")
+        }
         if memory {
             result.peakMemoryMB1000Frames = try childPeakMemory(frames: 1000, backend: backend, folder: folder)
             result.peakMemoryMB10000Frames = try childPeakMemory(frames: 10000, backend: backend, folder: folder)

@@ -36,15 +36,20 @@ public final class ContentCache: ContentRasterizer, Sendable {
         var hits = 0
         var misses = 0
         var warnings: [String] = []
+        /// Pixels of every image held.
+        var pixels = 0
     }
 
     private let state = Mutex(State())
     /// The most results kept.
     public let capacity: Int
+    /// The most pixels kept, all images together (the least recently used go first beyond it).
+    public let maximumPixels: Int
 
-    /// An empty cache keeping at most `capacity` results (at least one).
-    public init(capacity: Int = 512) {
+    /// An empty cache keeping at most `capacity` results (at least one) and `maximumPixels` pixels.
+    public init(capacity: Int = 512, maximumPixels: Int = SceneLimits.maximumOffscreenPixels) {
         self.capacity = max(1, capacity)
+        self.maximumPixels = maximumPixels
     }
 
     /// The request's image and placement, rasterized only when no equal request was seen (and
@@ -58,14 +63,14 @@ public final class ContentCache: ContentRasterizer, Sendable {
     }
 
     private static func render(_ request: ContentRequest, warnings: inout [String]) -> RasterizedContent? {
-        switch request {
-        case .shape(let shape, let scale):
+        guard let placement = placement(of: request) else { return nil }
+        let region = placement.rect
+        switch request.unclipped {
+        case .shape(let shape, _):
             guard let path = shape.path else { return nil }
-            let style = ShapeStyle(shape)
-            return raster(path, style: style, region: PathRasterizer.paintedBounds(of: path, style: style), scale: scale)
-        case .filledPath(let path, let scale):
-            let style = ShapeStyle(fillColor: .white, fillRule: .nonZero, strokeColor: nil)
-            return raster(path, style: style, region: path.boundingBoxOfPath, scale: scale)
+            return raster(path, style: ShapeStyle(shape), placement: placement)
+        case .filledPath(let path, _):
+            return raster(path, style: ShapeStyle(fillColor: .white, fillRule: .nonZero, strokeColor: nil), placement: placement)
         case .cornerMask(let radius, let ringWidth):
             let r = CGFloat(radius)
             let path = CGMutablePath()
@@ -73,19 +78,83 @@ public final class ContentCache: ContentRasterizer, Sendable {
             if let ringWidth, ringWidth < r {
                 path.addEllipse(in: CGRect(x: ringWidth, y: ringWidth, width: 2 * (r - ringWidth), height: 2 * (r - ringWidth)))
             }
-            let style = ShapeStyle(fillColor: .white, fillRule: .evenOdd, strokeColor: nil)
-            return raster(path, style: style, region: CGRect(x: 0, y: 0, width: 2 * r, height: 2 * r), scale: 1)
+            return raster(path, style: ShapeStyle(fillColor: .white, fillRule: .evenOdd, strokeColor: nil), placement: placement)
         case .drawing(let drawing):
             guard let image = drawing.draw() else { return nil }
-            return RasterizedContent(image: image, rect: CGRect(origin: .zero, size: drawing.key.size))
-        case .text(let text, let size, let scale):
-            let result = TextRasterizer.rasterize(TextRasterInput(text: text, size: size, scale: fittingScale(scale, size)))
+            return RasterizedContent(image: image, rect: region)
+        case .text(let text, let size, _):
+            var input = TextRasterInput(text: text, size: size, scale: placement.scale)
+            if region != CGRect(origin: .zero, size: size) { input.region = region }
+            let result = TextRasterizer.rasterize(input)
             warnings = result.warnings
             guard let image = result.image, let cgImage = CGImage(width: image.width, height: image.height, premultipliedRGBA: image.pixels)
             else { return nil }
-            return RasterizedContent(image: cgImage, rect: CGRect(origin: .zero, size: size))
+            return RasterizedContent(image: cgImage, rect: region)
+        case .clipped:
+            return nil  // `unclipped` never is
         }
     }
+
+    /// Where a request's raster lies (layer points) and its size in pixels, worked out without
+    /// drawing anything: what the plan's budget counts before any raster is allocated.
+    public struct Placement: Sendable, Equatable {
+        /// The rectangle of the layer's space the image covers (text: from the bounds' origin).
+        public var rect: CGRect
+        public var width: Int
+        public var height: Int
+        /// Pixels per point it is drawn at.
+        public var scale: CGFloat
+    }
+
+    /// The placement `render` uses for `request`; nil when it draws nothing.
+    public static func placement(of request: ContentRequest) -> Placement? {
+        switch request {
+        case .shape(let shape, let scale):
+            guard let path = shape.path else { return nil }
+            return aligned(PathRasterizer.paintedBounds(of: path, style: ShapeStyle(shape)), scale: scale)
+        case .filledPath(let path, let scale):
+            return aligned(path.boundingBoxOfPath, scale: scale)
+        case .cornerMask(let radius, _):
+            return aligned(CGRect(x: 0, y: 0, width: 2 * CGFloat(radius), height: 2 * CGFloat(radius)), scale: 1)
+        case .text(_, let size, let scale):
+            return textPlacement(CGRect(origin: .zero, size: size), scale: fittingScale(scale, size))
+        case .drawing(let drawing):
+            // The layer's backing store: its bounds at its (fitted) contents scale, never clipped
+            // (`draw(in:)` draws all of it).
+            let (width, height) = drawing.pixelSize
+            guard width > 0, height > 0 else { return nil }
+            return Placement(rect: CGRect(origin: .zero, size: drawing.key.size), width: width, height: height, scale: drawing.key.scale)
+        case .clipped(let inner, let clip):
+            guard let whole = placement(of: inner) else { return nil }
+            // Clipped content keeps the whole one's requested scale (not the coarser one a huge
+            // region would be fitted to): the part that shows is drawn as sharp as it asked.
+            let requested = inner.requestedScale
+            guard requested > 0 else { return nil }
+            if case .text = inner.unclipped {
+                let region = clip.intersection(whole.rect)
+                guard !region.isNull, region.width > 0, region.height > 0 else { return nil }
+                return textPlacement(region, scale: fittingScale(requested, region.size))
+            }
+            let region = clip.intersection(whole.rect)
+            guard !region.isNull else { return nil }
+            // cairo holds device coordinates in 24.8 fixed point (±8,388,607): the whole path, not
+            // only the part drawn, must map within it, so very distant geometry lowers the scale.
+            let reach = max(abs(whole.rect.minX - region.minX), abs(whole.rect.maxX - region.minX),
+                            abs(whole.rect.minY - region.minY), abs(whole.rect.maxY - region.minY), 1e-9)
+            return aligned(region, scale: min(requested, maximumDeviceCoordinate / reach))
+        }
+    }
+
+    private static func textPlacement(_ rect: CGRect, scale: CGFloat) -> Placement? {
+        let s = scale > 0 && scale.isFinite ? scale : 1
+        let width = pixelCount(rect.width * s), height = pixelCount(rect.height * s)
+        guard width > 0, height > 0 else { return nil }
+        return Placement(rect: rect, width: width, height: height, scale: scale)
+    }
+
+    /// The farthest a path's point may map from a raster's origin, in pixels: half of cairo's
+    /// fixed-point range, so strokes and curves around such points stay within it too.
+    static let maximumDeviceCoordinate: CGFloat = 4_194_304
 
     /// The largest side of a content raster, in pixels (a GPU's usual texture limit).
     public static let maximumSide = CGFloat(SceneLimits.maximumRasterSide)
@@ -97,17 +166,22 @@ public final class ContentCache: ContentRasterizer, Sendable {
         return min(scale, (maximumSide - 2) / longest)
     }
 
-    /// A path drawn over `region` grown to whole pixels, so its pixels line up with the target's.
-    private static func raster(_ path: CGPath, style: ShapeStyle, region: CGRect, scale requested: CGFloat) -> RasterizedContent? {
+    /// `region` grown to whole pixels, so the raster's pixels line up with the target's.
+    private static func aligned(_ region: CGRect, scale requested: CGFloat) -> Placement? {
         guard !region.isNull, region.width.isFinite, region.height.isFinite, requested > 0 else { return nil }
         let scale = fittingScale(requested, region.size)
         let minX = (region.minX * scale).rounded(.down), minY = (region.minY * scale).rounded(.down)
         let maxX = (region.maxX * scale).rounded(.up), maxY = (region.maxY * scale).rounded(.up)
         guard maxX > minX, maxY > minY else { return nil }
-        let aligned = CGRect(x: minX / scale, y: minY / scale, width: (maxX - minX) / scale, height: (maxY - minY) / scale)
-        guard let image = PathRasterizer.rasterize(ShapeRasterInput(path: path, style: style, region: aligned, scale: scale)),
+        let rect = CGRect(x: minX / scale, y: minY / scale, width: (maxX - minX) / scale, height: (maxY - minY) / scale)
+        return Placement(rect: rect, width: pixelCount(rect.width * scale), height: pixelCount(rect.height * scale), scale: scale)
+    }
+
+    /// A path drawn over a placement's region, its pixels lined up with the target's.
+    private static func raster(_ path: CGPath, style: ShapeStyle, placement: Placement) -> RasterizedContent? {
+        guard let image = PathRasterizer.rasterize(ShapeRasterInput(path: path, style: style, region: placement.rect, scale: placement.scale)),
               let cgImage = CGImage(width: image.width, height: image.height, premultipliedRGBA: image.pixels) else { return nil }
-        return RasterizedContent(image: cgImage, rect: aligned)
+        return RasterizedContent(image: cgImage, rect: placement.rect)
     }
 
     /// The hit and miss counts and the number of results held.
@@ -122,6 +196,7 @@ public final class ContentCache: ContentRasterizer, Sendable {
     public func removeAll(resettingStatistics: Bool = false) {
         state.withLock { state in
             state.entries.removeAll()
+            state.pixels = 0
             if resettingStatistics { (state.hits, state.misses) = (0, 0) }
         }
     }
@@ -141,16 +216,24 @@ public final class ContentCache: ContentRasterizer, Sendable {
     }
 
     private func store(_ value: RasterizedContent?, for request: ContentRequest, warnings: [String]) {
-        let capacity = self.capacity
+        let capacity = self.capacity, maximumPixels = self.maximumPixels
         state.withLock { state in
             state.clock += 1
             for warning in warnings where !state.warnings.contains(warning) { state.warnings.append(warning) }
-            state.entries[request] = (value, state.clock)
+            if let old = state.entries.updateValue((value, state.clock), forKey: request) { state.pixels -= Self.pixels(old.value) }
+            state.pixels += Self.pixels(value)
             // A linear scan: eviction is rare next to lookups and the cache is small.
-            while state.entries.count > capacity,
+            while state.entries.count > capacity || (state.pixels > maximumPixels && state.entries.count > 1),
                   let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
-                state.entries.removeValue(forKey: oldest)
+                state.pixels -= Self.pixels(state.entries.removeValue(forKey: oldest)?.value)
             }
         }
+    }
+}
+
+extension ContentCache {
+    fileprivate static func pixels(_ content: RasterizedContent??) -> Int {
+        guard let image = content??.image else { return 0 }
+        return image.width * image.height
     }
 }

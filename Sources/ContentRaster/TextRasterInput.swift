@@ -73,6 +73,9 @@ public struct TextRasterInput: Hashable, Sendable {
     public var size: CGSize
     /// Pixels per point (the layer's `contentsScale`).
     public var scale: CGFloat
+    /// Only this part of the bounds (points from the bounds' origin) is drawn, into an image of
+    /// its size; nil draws all of it. Lines are still laid out in the whole bounds.
+    public var region: CGRect?
 
     /// An input with the given values; every default is `CATextLayer`'s.
     public init(content: Content, font: String = "Helvetica", fontSize: CGFloat = 36,
@@ -108,10 +111,11 @@ public struct TextRasterInput: Hashable, Sendable {
         }
     }
 
-    /// The image size in pixels: the bounds at `scale`, rounded up.
+    /// The image size in pixels: the bounds (or `region`) at `scale`, rounded up.
     var pixelSize: (width: Int, height: Int) {
         let s = scale > 0 && scale.isFinite ? scale : 1
-        return (pixelCount(size.width * s), pixelCount(size.height * s))
+        let drawn = region?.size ?? size
+        return (pixelCount(drawn.width * s), pixelCount(drawn.height * s))
     }
 }
 

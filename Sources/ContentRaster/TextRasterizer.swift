@@ -21,6 +21,7 @@ public enum TextRasterizer {
         let scale = Double(input.scale > 0 && input.scale.isFinite ? input.scale : 1)
         // Lay out in points; the CTM scales to pixels. Pango reads the CTM when the context is made.
         cairo_scale(cr, scale, scale)
+        if let region = input.region { cairo_translate(cr, -Double(region.minX), -Double(region.minY)) }
         guard let context = pango_cairo_create_context(cr) else {
             return RasterizedText(image: canvas.image(), warnings: [], lineCount: 0)
         }

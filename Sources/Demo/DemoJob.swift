@@ -21,7 +21,7 @@ public final class DemoJob {
     /// Prepares the demo's export to `output` (replaced if it exists); `frames` defaults to the
     /// whole scene. Makes the output's folder.
     public init(output: URL, backend: BackendKind = .gpu, frames: ClosedRange<Int>? = nil) throws {
-        _ = try OutputKind.forPath(output.path)
+        _ = try OutputKind.forPath(output.path, allowsImages: false)
         let folder = output.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -54,13 +54,19 @@ public final class DemoJob {
 
     /// The embedded demo scene, its files written into `folder` first.
     public static func loadScene(into folder: URL) throws -> Scene {
+        try writeExamples(into: folder)
+        return try SceneLoader.load(contentsOf: folder.appendingPathComponent("demo.json"))
+    }
+
+    /// Writes the embedded examples into `folder`: `demo.json`, `title-card.json` and their
+    /// images under `assets/`.
+    public static func writeExamples(into folder: URL) throws {
         for (path, base64) in EmbeddedExamples.files {
             let url = folder.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             guard let data = Data(base64Encoded: base64) else { throw ExportError.invalidSettings("embedded \(path) is damaged") }
             try data.write(to: url)
         }
-        return try SceneLoader.load(contentsOf: folder.appendingPathComponent("demo.json"))
     }
 
     /// A colourful moving background with a quiet tone: `gradients` + `sine`, H.264 + AAC.

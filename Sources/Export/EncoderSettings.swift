@@ -15,7 +15,9 @@ public enum OutputKind: String, Sendable, CaseIterable {
 
     /// The kind of output `path` names; `codec` (`h264`, `vp9`, `prores`, `gif`) overrides where
     /// the container allows it.
-    public static func forPath(_ path: String, codec: String? = nil) throws(ExportError) -> OutputKind {
+    /// `allowsImages` says whether PNG output is possible where the kind is asked for (`render`
+    /// writes PNG frames too, `demo` and `join` only videos), for the message about others.
+    public static func forPath(_ path: String, codec: String? = nil, allowsImages: Bool = true) throws(ExportError) -> OutputKind {
         let ext = (path as NSString).pathExtension.lowercased()
         let codec = codec?.lowercased()
         let kind: OutputKind
@@ -24,8 +26,11 @@ public enum OutputKind: String, Sendable, CaseIterable {
         case "mov": kind = codec == "prores" || codec == "prores4444" ? .prores4444 : .h264MOV
         case "webm": kind = .vp9WebM
         case "gif": kind = .gif
+        case "png" where !allowsImages:
+            throw .unsupportedOutput(path: path, reason: "a video is written here, not a PNG image (use .mp4, .mov, .webm or .gif)")
         default:
-            throw .unsupportedOutput(path: path, reason: "unknown output extension \".\(ext)\" (use .png, a %d pattern, .mp4, .mov, .webm or .gif)")
+            let known = allowsImages ? ".png, a %d pattern, .mp4, .mov, .webm or .gif" : ".mp4, .mov, .webm or .gif"
+            throw .unsupportedOutput(path: path, reason: "unknown output extension \".\(ext)\" (use \(known))")
         }
         if let codec {
             let allowed: [OutputKind: Set<String>] = [
@@ -52,11 +57,50 @@ public enum OutputKind: String, Sendable, CaseIterable {
         }
     }
 
+    /// ffmpeg's demuxer for reading the output back (`ffprobe -f`).
+    public var demuxer: String {
+        switch self {
+        case .h264MP4, .h264MOV, .prores4444: "mov"
+        case .vp9WebM: "matroska"
+        case .gif: "gif"
+        }
+    }
+
     /// Whether this output can carry an alpha channel.
     public var supportsAlpha: Bool { self == .vp9WebM || self == .prores4444 || self == .gif }
 
     /// Whether segments of this kind can be joined with the concat demuxer and `-c copy`.
     public var isJoinable: Bool { self != .gif }
+
+    /// The quality values (`--crf`) this kind takes: x264's constant quantizer 0…51, VP9's 0…63;
+    /// nil for ProRes and GIF, which have no quality setting.
+    public var qualityRange: ClosedRange<Int>? {
+        switch self {
+        case .h264MP4, .h264MOV: 0...51
+        case .vp9WebM: 0...63
+        case .prores4444, .gif: nil
+        }
+    }
+
+    /// What the kind is called in messages.
+    public var displayName: String {
+        switch self {
+        case .h264MP4, .h264MOV: "H.264"
+        case .vp9WebM: "VP9"
+        case .prores4444: "ProRes"
+        case .gif: "GIF"
+        }
+    }
+
+    /// Throws `.invalidSettings` when `quality` is outside `qualityRange` or the kind has none.
+    public func checkQuality(_ quality: Int) throws(ExportError) {
+        guard let range = qualityRange else {
+            throw .invalidSettings("--crf does not apply to \(displayName) output (it has no quality setting)")
+        }
+        guard range.contains(quality) else {
+            throw .invalidSettings("--crf \(quality) is outside \(range.lowerBound)…\(range.upperBound) for \(displayName)")
+        }
+    }
 
     /// `copy` where the container takes the input's audio as it is, else a re-encode:
     /// AAC for MP4/MOV, Opus for WebM.
@@ -87,10 +131,26 @@ public struct AudioPassthrough: Sendable, Equatable {
     public var codec: String
     /// Seconds into the input where the output starts (a segment's start).
     public var start: Double
+    /// The input's container (the demuxer ffmpeg is forced to use).
+    public var container: VideoContainer
 
-    public init(url: URL, codec: String, start: Double = 0) {
-        self.url = url; self.codec = codec; self.start = start
+    public init(url: URL, codec: String, start: Double = 0, container: VideoContainer = .mov) {
+        self.url = url; self.codec = codec; self.start = start; self.container = container
     }
+}
+
+/// Audio made from several inputs by an ffmpeg filter graph: an AVFoundation composition's
+/// audio tracks with their edits and volume ramps, mixed into one stream.
+public struct AudioGraph: Sendable, Equatable {
+    /// The label of the graph's one output.
+    public static let output = "aout"
+    /// Each input's arguments (options, then `-i PATH`); input k of this list is ffmpeg's input
+    /// k + 1, after the raw frames.
+    public var inputs: [[String]]
+    /// A `-filter_complex` graph reading `[1:a]` … and writing `[aout]`.
+    public var filter: String
+
+    public init(inputs: [[String]], filter: String) { self.inputs = inputs; self.filter = filter }
 }
 
 /// Everything ffmpeg needs to encode raw RGBA frames into one output; `arguments` turns it into
@@ -136,6 +196,10 @@ public struct EncoderSettings: Sendable, Equatable {
     public var keyframeInterval: Int
     /// Audio carried over from an input video.
     public var audio: AudioPassthrough?
+    /// Audio mixed from several inputs (used when `audio` is nil): re-encoded, AAC (Opus for WebM).
+    public var audioGraph: AudioGraph?
+    /// MP4: `-movflags +faststart`, the index before the media (default true).
+    public var fastStart = true
     /// Encoder threads, pinned (default `defaultThreads`): x264 and libvpx decide differently
     /// with another thread count, so a fixed one makes a segment the same bytes on every machine.
     public var threads: Int = EncoderSettings.defaultThreads
@@ -175,10 +239,11 @@ public struct EncoderSettings: Sendable, Equatable {
     /// (for GIF: the second pass, reading `palette`).
     public func arguments(output: String, palette: String? = nil) -> [String] {
         var a = ["-hide_banner", "-nostats", "-loglevel", "error", "-y"] + rawInput
+        let graph = kind == .gif || audio != nil ? nil : audioGraph
         if let audio {
-            if audio.start > 0 { a += ["-ss", seconds(audio.start)] }
-            a += ["-i", audio.url.path]
+            a += audio.container.inputArguments(audio.url.path, before: audio.start > 0 ? ["-ss", seconds(audio.start)] : [])
         }
+        if let graph { a += graph.inputs.flatMap { $0 } + ["-filter_complex", graph.filter] }
         if kind == .gif {
             a += ["-i", palette ?? "palette.png",
                   "-lavfi", "[0:v][1:v]paletteuse=dither=sierra2_4a" + (keepsAlpha ? ":alpha_threshold=128" : ""),
@@ -187,6 +252,7 @@ public struct EncoderSettings: Sendable, Equatable {
         }
         a += ["-map", "0:v"]
         if audio != nil { a += ["-map", "1:a:0?"] }
+        if graph != nil { a += ["-map", "[\(AudioGraph.output)]"] }
         let even = width % 2 != 0 || height % 2 != 0 ? "pad=ceil(iw/2)*2:ceil(ih/2)*2," : ""
         let colour = "scale=out_color_matrix=bt709:out_range=tv"
         let tags = ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"]
@@ -196,7 +262,7 @@ public struct EncoderSettings: Sendable, Equatable {
             a += ["-vf", even + colour + ",format=yuv420p", "-c:v", "libx264", "-preset", "veryfast", "-qp", q]
             a += keyframes + ["-x264-params", "open-gop=0"]
             a += tags
-            if kind == .h264MP4 { a += ["-movflags", "+faststart"] }
+            if kind == .h264MP4, fastStart { a += ["-movflags", "+faststart"] }
         case .vp9WebM:
             a += ["-vf", even + colour + ",format=" + (keepsAlpha ? "yuva420p" : "yuv420p"), "-c:v", "libvpx-vp9",
                   "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1", "-crf", q, "-b:v", "0", "-qmin", q, "-qmax", q]
@@ -213,10 +279,11 @@ public struct EncoderSettings: Sendable, Equatable {
         }
         a += ["-threads", String(max(1, threads))]
         if let audio { a += ["-c:a", kind.audioCodec(for: audio.codec)] }
+        if graph != nil { a += ["-c:a", kind == .vp9WebM ? "libopus" : "aac"] }
         // The frames on the pipe end the video. With audio, `-t` ends both streams at the last
         // frame's end; `-frames:v` would close the file as soon as the last video packet left a
         // multi-threaded x264 (which holds frames back), before any audio was written.
-        if audio != nil {
+        if audio != nil || graph != nil {
             a += ["-t", seconds(FrameClock(framesPerSecond: framesPerSecond).time(ofFrame: frameCount))]
         } else {
             a += ["-frames:v", String(frameCount)]

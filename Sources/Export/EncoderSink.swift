@@ -66,6 +66,14 @@ public final class EncoderSink: FrameSink, @unchecked Sendable {
         try encoder.finish()
     }
 
+    /// Frees the render loop and the writer where they wait on an encoder that stopped reading
+    /// (from any thread, for a cancellation); `cancel()` then stops the encoder.
+    public func interrupt() {
+        failure.withLock { if $0 == nil { $0 = .cancelled } }
+        queue?.abandon()
+        encoder.interrupt()
+    }
+
     /// Drops queued frames and stops the encoder (failure or cancellation).
     public func cancel() {
         queue?.abandon()

@@ -26,6 +26,11 @@ public enum ExportError: Error, CustomStringConvertible, Sendable, Equatable {
     case imageOutput(ImageIOError)
     /// The chosen backend cannot draw here (no EGL display or GLES 3 context for `gpu`).
     case backendUnavailable(String)
+    /// The render would cost more than its budget (`RenderBudget`): the figure, the limit and
+    /// the layer behind it, found before the frame that would need it is drawn.
+    case overBudget(String)
+    /// The encoder exited without an error but did not write the video it was asked for.
+    case invalidOutput(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -34,6 +39,9 @@ public enum ExportError: Error, CustomStringConvertible, Sendable, Equatable {
                 ? "\((program as NSString).lastPathComponent) not found: no program at \(program); install ffmpeg with "
                     + "tools/install.sh or `apt-get install ffmpeg`, or set \(FFmpegProcess.programVariable) to its path"
                 : "\(program) not found on PATH; install ffmpeg with tools/install.sh or `apt-get install ffmpeg`"
+        case .toolFailed(let program, 0, let message):
+            // It stopped reading before the last frame, yet reported success.
+            "\(program) stopped reading frames and exited with status 0 before the video was complete" + (message.isEmpty ? "" : ": \(message)")
         case .toolFailed(let program, let status, let message):
             "\(program) failed (exit status \(status))" + (message.isEmpty ? "" : ": \(message)")
         case .outputExists(let path): "\(path): already exists (use --overwrite to replace it)"
@@ -45,6 +53,8 @@ public enum ExportError: Error, CustomStringConvertible, Sendable, Equatable {
         case .invalidSettings(let reason): reason
         case .imageOutput(let error): error.description
         case .backendUnavailable(let reason): reason
+        case .overBudget(let reason): reason
+        case .invalidOutput(let path, let reason): "\(path): \(reason)"
         }
     }
 }

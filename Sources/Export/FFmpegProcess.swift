@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -10,8 +11,11 @@ import Musl
 ///
 /// Why the care (toolchain-notes.md): a dying encoder must not kill us with SIGPIPE, so SIGPIPE is
 /// ignored process-wide and a failed write becomes an error; ffmpeg blocks when its standard error
-/// fills, so a thread drains it continuously (keeping the last lines for error messages); and the
-/// frame pipe is enlarged to 1 MiB, which nearly doubles the throughput of raw 720p frames.
+/// fills, so a thread drains it continuously (keeping the last lines for error messages); the
+/// frame pipe is enlarged to 1 MiB, which nearly doubles the throughput of raw 720p frames; and
+/// the frame pipes are non-blocking, waited on with `poll` together with a wake-up pipe, so that
+/// `interrupt()` (a cancellation, a signal) frees a thread blocked on an encoder that stopped
+/// reading or a decoder that stopped writing.
 public final class FFmpegProcess: @unchecked Sendable {
     /// The program's arguments (without the program itself).
     public let arguments: [String]
@@ -26,6 +30,9 @@ public final class FFmpegProcess: @unchecked Sendable {
     private let pipes: [Pipe]
     private let errorTail = TailBuffer()
     private let errorDrained = DispatchSemaphore(value: 0)
+    /// `interrupt()` writes to `wake[1]`; blocked reads and writes poll `wake[0]` too.
+    private let wake: [Int32]
+    private let interrupted = Atomic<Bool>(false)
 
     /// Starts `program` (`ffmpeg` or `ffprobe`, found by `resolve`: `LAMINA_FFMPEG`, else `PATH`)
     /// with `arguments`.
@@ -68,9 +75,20 @@ public final class FFmpegProcess: @unchecked Sendable {
         process.standardError = errorPipe
         pipes.append(errorPipe)
         self.pipes = pipes
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else {
+            throw .toolFailed(program, status: -1, message: "cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        wake = fds
+        for fd in [inputFD, outputFD].compactMap({ $0 }) { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         do {
             try process.run()
         } catch {
+            close(fds[0]); close(fds[1])
             throw .toolFailed(program, status: -1, message: "cannot start \(executable.path): \(error.localizedDescription)")
         }
         // Drain standard error on a thread of its own, keeping only the tail.
@@ -91,16 +109,47 @@ public final class FFmpegProcess: @unchecked Sendable {
 
     deinit {
         if process.isRunning { process.terminate() }
+        close(wake[0]); close(wake[1])
     }
 
-    /// Writes all of `bytes` to the program's standard input; throws when it has stopped reading.
+    /// Wakes every read and write blocked on the program (they then fail: `write` throws
+    /// `.cancelled`, `read` returns false), now and later. Safe from any thread, any number of times.
+    public func interrupt() {
+        interrupted.store(true, ordering: .relaxed)
+        var byte: UInt8 = 1
+        _ = Glibc.write(wake[1], &byte, 1)
+    }
+
+    /// Whether `interrupt()` was called.
+    public var isInterrupted: Bool { interrupted.load(ordering: .relaxed) }
+
+    /// Waits until `fd` is ready for `events` or the process is interrupted (false then).
+    private func waitFor(_ fd: Int32, _ events: Int16) -> Bool {
+        var fds = [pollfd(fd: fd, events: events, revents: 0), pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
+        while !isInterrupted {
+            let n = poll(&fds, 2, -1)
+            if n < 0, errno == EINTR { continue }
+            if n < 0 { return false }
+            if fds[1].revents != 0 { return false }
+            if fds[0].revents != 0 { return true }
+        }
+        return false
+    }
+
+    /// Writes all of `bytes` to the program's standard input; throws when it has stopped reading,
+    /// or `.cancelled` when `interrupt()` frees a write the program does not take.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(ExportError) {
         guard let fd = inputFD, inputOpen else { throw .toolFailed(programName, status: -1, message: "standard input is closed") }
         var offset = 0
         while offset < bytes.count {
+            if isInterrupted { throw .cancelled }
             let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    guard waitFor(fd, Int16(POLLOUT)) else { throw .cancelled }
+                    continue
+                }
                 // EPIPE: the program exited; its own message says why.
                 closeInput()
                 let status = waitForExit()
@@ -111,13 +160,18 @@ public final class FFmpegProcess: @unchecked Sendable {
     }
 
     /// Fills `buffer` from the program's standard output; false at end of output before any byte
-    /// (a partial final chunk also counts as the end).
+    /// (a partial final chunk also counts as the end), or once `interrupt()` was called.
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> Bool {
         guard let fd = outputFD else { return false }
         var filled = 0
         while filled < buffer.count {
+            if isInterrupted { return false }
             let n = Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
             if n < 0, errno == EINTR { continue }
+            if n < 0, errno == EAGAIN {
+                guard waitFor(fd, Int16(POLLIN)) else { return false }
+                continue
+            }
             if n <= 0 { return false }
             filled += n
         }
@@ -134,6 +188,7 @@ public final class FFmpegProcess: @unchecked Sendable {
 
     /// Stops the program (SIGTERM) and waits for it; safe to call more than once.
     public func terminate() {
+        interrupt()
         closeInput()
         // A decoder blocked writing into a full pipe never sees SIGTERM's flag: close our end
         // (it then gets EPIPE), and kill it if it is still there after a grace period.
@@ -170,7 +225,8 @@ public final class FFmpegProcess: @unchecked Sendable {
         if !process.isRunning, process.terminationReason == .uncaughtSignal {
             let signal = process.terminationStatus
             let names: [Int32: String] = [SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT",
-                                          SIGINT: "SIGINT", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE"]
+                                          SIGINT: "SIGINT", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE",
+                                          SIGXFSZ: "SIGXFSZ, the file size limit"]
             parts.append("killed by signal \(signal)" + (names[signal].map { " (\($0))" } ?? ""))
         }
         let lines = errorMessage
@@ -188,15 +244,25 @@ public final class FFmpegProcess: @unchecked Sendable {
     }
 
     /// Runs `program` to completion and returns its standard output (for ffprobe and short jobs).
-    public static func run(program: String = "ffmpeg", arguments: [String]) throws(ExportError) -> [UInt8] {
+    /// With `cancellation`, a cancel stops the program (SIGTERM, then SIGKILL) and throws `.cancelled`.
+    public static func run(program: String = "ffmpeg", arguments: [String],
+                           cancellation: Cancellation? = nil) throws(ExportError) -> [UInt8] {
         let process = try FFmpegProcess(program: program, arguments: arguments, readsOutput: true)
+        let token = cancellation?.onCancel { [process] in process.interrupt() }
+        defer { if let token { cancellation?.remove(token) } }
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let fd = process.outputFD!
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(process.outputFD!, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
+            if n < 0, errno == EAGAIN, process.waitFor(fd, Int16(POLLIN)) { continue }
             if n <= 0 { break }
             output.append(contentsOf: chunk[0..<n])
+        }
+        if process.isInterrupted {
+            process.terminate()
+            throw .cancelled
         }
         try process.finish()
         return output

@@ -8,6 +8,13 @@ public protocol FrameInputs: AnyObject {
     /// The images of frame `index`, keyed by layer (`ObjectIdentifier` of the model layer).
     /// Called once per frame, in increasing order.
     func images(forFrame index: Int) throws(ExportError) -> [ObjectIdentifier: CGImage]
+    /// Stops whatever produces the images (decoders); called once the frames are done or abandoned.
+    func close()
+}
+
+extension FrameInputs {
+    /// Default: nothing to stop.
+    public func close() {}
 }
 
 /// An input video's frames shown by layers: the `AVVideoCompositionCoreAnimationTool` job.

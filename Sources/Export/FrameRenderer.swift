@@ -45,8 +45,18 @@ public final class FrameRenderer {
     /// Whether the root is placed by its position, anchor and transform (default, as a scene's
     /// root), or drawn in its own bounds space from the output's origin (`CALayer.render(in:)`).
     public var placesRoot = true
+    /// Which way y grows in the frames: `topLeft` (default; scene files, iOS) or `bottomLeft`
+    /// (Core Animation's unflipped space, used for AVFoundation's export tool).
+    public var origin = OutputOrigin.topLeft
     /// Shape, text and shadow-path rasters, kept while their inputs are unchanged.
     public let contentCache: ContentCache
+    /// What a render into a sink may cost (`RenderBudget`), checked before its first frame and
+    /// again for each frame's offscreen pixels; nil checks nothing. Default: the standard budget.
+    public var budget: SceneLimits.Budget? = .standard
+    /// What is rendered, as budget errors name it (a scene file's name).
+    public var subject = "the layer tree"
+    /// The last render that passed the budget check (so an export checks once).
+    private var checked: (root: ObjectIdentifier, times: [Double])?
 
     /// A renderer of `width`×`height` pixel frames at `scale` pixels per point.
     public init(width: Int, height: Int, scale: CGFloat = 1, background: CGColor? = nil,
@@ -77,6 +87,7 @@ public final class FrameRenderer {
                                         contentRasterizer: contentCache)
         builder.frameInputs = inputs
         builder.placesRoot = placesRoot
+        builder.origin = origin
         guard let stopwatch else { return builder.plan(for: tree) }
         // The plan stage without the contents it rasterized (counted as `raster`).
         let start = Stopwatch.now(), rasterBefore = stopwatch[.raster]
@@ -95,17 +106,22 @@ public final class FrameRenderer {
     public func render(_ root: CALayer, clock: some MediaClock) -> Image? { render(root, at: clock.currentTime) }
 
     /// The frame of `root` at `time` (any time, not only a frame's) into `sink` as frame `index`,
-    /// then finishes the sink; cancels it on failure.
+    /// then finishes the sink; cancels it on failure, or when `isCancelled` answers true once
+    /// the frame is drawn (the file written is removed).
     public func render(_ root: CALayer, at time: Double, into sink: any FrameSink, index: Int = 0,
-                       stopwatch: Stopwatch? = nil) throws(ExportError) {
+                       stopwatch: Stopwatch? = nil, isCancelled: () -> Bool = { false }) throws(ExportError) {
         do throws(ExportError) {
+            try checkBudget(root, times: [time])
             try sink.begin(frames: index...index)
-            guard let image = render(root, at: time, stopwatch: stopwatch) else { throw .renderFailed(frame: index) }
+            guard let image = try renderChecked(root, at: time, index: index, inputs: [:], stopwatch: stopwatch) else {
+                throw .renderFailed(frame: index)
+            }
             try sink.consume(index, image)
+            if isCancelled() { throw .cancelled }
             try sink.finish()
         } catch {
             sink.cancel()
-            throw error
+            throw isCancelled() ? .cancelled : error
         }
     }
 
@@ -126,6 +142,7 @@ public final class FrameRenderer {
                        into sink: any FrameSink, stopwatch: Stopwatch? = nil, isCancelled: () -> Bool = { false },
                        progress: ((Int) -> Void)? = nil) throws(ExportError) {
         do throws(ExportError) {
+            try checkBudget(root, times: RenderBudget.sampleTimes(frames, clock: clock))
             try sink.begin(frames: frames)
             var done = 0
             for index in frames {
@@ -133,7 +150,8 @@ public final class FrameRenderer {
                 let frameInputs = try inputs.map { source throws(ExportError) in
                     try stopwatch.measure(.decodeWait) { () throws(ExportError) in try source.images(forFrame: index) }
                 } ?? [:]
-                guard let image = render(root, at: clock.time(ofFrame: index), inputs: frameInputs, stopwatch: stopwatch) else {
+                guard let image = try renderChecked(root, at: clock.time(ofFrame: index), index: index, inputs: frameInputs,
+                                                    stopwatch: stopwatch) else {
                     throw .renderFailed(frame: index)
                 }
                 // Input frames are drawn once: their textures go at once, so memory stays flat.
@@ -148,5 +166,30 @@ public final class FrameRenderer {
             sink.cancel()
             throw isCancelled() ? .cancelled : error
         }
+    }
+
+    /// Checks `budget` for a render of `root` at `times` (`RenderBudget`): throws `.overBudget`
+    /// naming `subject`, the figure and the layer. A render just checked is not checked again.
+    public func checkBudget(_ root: CALayer, times: [Double], queueDepth: Int = 0) throws(ExportError) {
+        guard let budget else { return }
+        if let checked, checked.root == ObjectIdentifier(root), checked.times == times { return }
+        try RenderBudget.measure(root, width: width, height: height, scale: scale, placesRoot: placesRoot, times: times,
+                                 limits: budget, queueDepth: queueDepth, backend: backend is GLRenderer ? .gpu : .cpu)
+            .check(subject: subject)
+        checked = (ObjectIdentifier(root), times)
+    }
+
+    /// A frame drawn only when its plan's offscreen pixels fit the budget (content is rasterized
+    /// clipped to what shows, so the plan itself stays small).
+    private func renderChecked(_ root: CALayer, at time: Double, index: Int, inputs: [ObjectIdentifier: CGImage],
+                               stopwatch: Stopwatch?) throws(ExportError) -> Image? {
+        let plan = plan(root, at: time, inputs: inputs, stopwatch: stopwatch)
+        if let budget, plan.offscreenPixels > budget.offscreenPixels {
+            let largest = plan.offscreen.max { $0.pixels < $1.pixels }
+            throw .overBudget("\(subject): " + RenderBudget.offscreenProblem(
+                pixels: plan.offscreenPixels, at: String(format: "in frame %d (t = %g s)", index, time), largest: largest,
+                limit: budget.offscreenPixels))
+        }
+        return backend.render(plan, images: images, stopwatch: stopwatch)
     }
 }

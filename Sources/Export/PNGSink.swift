@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Rendering
 import ImageIO
 
@@ -6,9 +9,11 @@ import ImageIO
 /// (`frames/%05d.png`, frame i to `frames/00012.png` for i = 12).
 ///
 /// Each file is written under a temporary name and renamed into place (`ImageFile.writePNG`).
-/// Without `overwrite`, an existing file among the frames' names is an error before anything
-/// renders. Cancelling removes the frames this sink wrote, so an interrupted sequence leaves
-/// no partial run behind.
+/// Before anything renders, every frame's folder must exist and take new files, no frame's name
+/// may be a folder, and without `overwrite` none may exist. Cancelling (a failure, Ctrl-C,
+/// SIGTERM, SIGHUP) removes the frames this sink wrote, so an interrupted sequence leaves no
+/// partial run behind: frames appear under their own names as they are written (a viewer can
+/// follow a long render) and go again if the render does not complete.
 public final class PNGSink: FrameSink {
     /// The file of frame `index`.
     public let path: (Int) -> String
@@ -37,8 +42,21 @@ public final class PNGSink: FrameSink {
     }
 
     public func begin(frames: ClosedRange<Int>) throws(ExportError) {
-        guard !overwrite, let existing = frames.lazy.map(path).first(where: { FileManager.default.fileExists(atPath: $0) }) else { return }
-        throw .outputExists(path: existing)
+        var folders: Set<String> = []
+        for index in frames {
+            let name = path(index)
+            let file = URL(fileURLWithPath: name)
+            let folder = file.deletingLastPathComponent().path
+            if folders.insert(folder).inserted {
+                // The first frame in each folder: the folder itself is checked (exists, is one, writable).
+                try OutputFiles.checkWritable(file, overwrite: overwrite, named: name)
+            } else {
+                var info = stat()
+                guard lstat(file.path, &info) == 0 else { continue }
+                if info.st_mode & S_IFMT == S_IFDIR { throw .cannotWrite(path: name, reason: "is a folder") }
+                if !overwrite { throw .outputExists(path: name) }
+            }
+        }
     }
 
     public func consume(_ index: Int, _ image: Image) throws(ExportError) {

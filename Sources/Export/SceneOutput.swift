@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Layers
+import Presentation
 import SceneFormat
 
 /// How a scene file renders: its output size and density, its frame clock, the frames of its
@@ -14,6 +15,11 @@ public struct SceneOutput {
     /// Pixels per point.
     public let scale: CGFloat
     public let clock: FrameClock
+    /// What rendering it may cost: the scene's limits (`"limits"`), lowered further by an
+    /// embedder or `--max-memory`.
+    public var budget: SceneLimits.Budget
+    /// How errors name the scene: its file's name.
+    public var subject: String
 
     /// The scene's own size, scale and frame rate, or those given: a `size` without `scale`
     /// scales the scene to fit it, drawn from the top-left (`min` of the two ratios); a `scale`
@@ -33,15 +39,26 @@ public struct SceneOutput {
         height = h
         self.scale = CGFloat(pixelsPerPoint)
         clock = FrameClock(framesPerSecond: framesPerSecond ?? scene.framesPerSecond)
+        budget = scene.limits
+        subject = scene.fileURL?.lastPathComponent ?? "scene"
     }
 
     /// A renderer of this output (the scene's background).
     public func makeRenderer(backend: BackendKind) throws(ExportError) -> FrameRenderer {
         do {
-            return try FrameRenderer(width: width, height: height, scale: scale, background: scene.background, backend: backend)
+            let renderer = try FrameRenderer(width: width, height: height, scale: scale, background: scene.background, backend: backend)
+            renderer.budget = budget
+            renderer.subject = subject
+            return renderer
         } catch {
             throw .backendUnavailable(error.description)
         }
+    }
+
+    /// The budget figures of rendering the scene at `times` (`lamina inspect --budget`).
+    public func measureBudget(times: [Double], queueDepth: Int = 0, backend: BackendKind = .gpu) -> RenderBudget {
+        RenderBudget.measure(scene.root, width: width, height: height, scale: scale, times: times, limits: budget,
+                             queueDepth: queueDepth, backend: backend)
     }
 
     /// The scene's `video` entry: its input and the layers named to show it (nil without one).
@@ -55,9 +72,19 @@ public struct SceneOutput {
     /// The frames of the scene as a video: those of its `duration`, or of its input video's
     /// (probed) when it has no duration. Throws `.invalidSettings` when it has neither.
     public func videoFrames() throws(ExportError) -> ClosedRange<Int> {
-        if let duration = scene.duration { return clock.frames(forDuration: duration) }
-        if let composition = videoComposition { return clock.frames(forDuration: try VideoInfo.probe(composition.url).duration) }
-        throw .invalidSettings("\(scene.fileURL?.lastPathComponent ?? "scene"): a video needs the scene's \"duration\" or --frames A..B")
+        let frames: ClosedRange<Int>
+        if let duration = scene.duration {
+            frames = clock.frames(forDuration: duration)
+        } else if let composition = videoComposition {
+            frames = clock.frames(forDuration: try VideoInfo.probe(composition.url).duration)
+        } else {
+            throw .invalidSettings("\(subject): a video needs the scene's \"duration\" or --frames A..B")
+        }
+        guard frames.count <= SceneLimits.maximumFrames else {
+            throw .invalidSettings("\(subject): \(ModelFigures.grouped(frames.count)) frames at \(clock.framesPerSecond) fps, "
+                                   + "more than the limit of \(ModelFigures.grouped(SceneLimits.maximumFrames)) (use --frames A..B or a lower --fps)")
+        }
+        return frames
     }
 
     /// Export options writing `frames` of this output to `url` (the scene's background).
@@ -66,6 +93,8 @@ public struct SceneOutput {
         options.scale = scale
         options.background = scene.background
         options.backend = backend
+        options.budget = budget
+        options.subject = subject
         return options
     }
 }

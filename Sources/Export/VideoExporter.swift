@@ -39,7 +39,7 @@ public struct VideoExportOptions: Sendable {
     /// Keyframe spacing in frames (default two seconds); segments should start on a multiple.
     public var keyframeInterval: Int?
     /// The container and codec, when not the output's extension's (a segment written as
-    /// `NAME.partial` before it is renamed).
+    /// `NAME.partial` before it is renamed; an AVFoundation export's `outputFileType`).
     public var kind: OutputKind?
     /// Whether the input video's audio is carried over (default true; segments rendered for a
     /// later join leave it out: the audio is muxed once over the whole timeline).
@@ -49,6 +49,16 @@ public struct VideoExportOptions: Sendable {
     /// Whether the root is placed by its own geometry (default), or drawn in its bounds space
     /// from the top-left (`FrameRenderer.placesRoot`).
     public var placesRoot = true
+    /// What the export may cost, checked before anything is started (`RenderBudget`); nil
+    /// checks nothing. Default: the standard budget.
+    public var budget: SceneLimits.Budget? = .standard
+    /// What is exported, as errors name it (a scene file's name); nil: "the layer tree".
+    public var subject: String?
+    /// Which way y grows in the frames (default `topLeft`; `bottomLeft` for AVFoundation's export tool).
+    public var origin = OutputOrigin.topLeft
+    /// MP4 and M4V: the index (`moov`) before the media, so that playback can start while the file
+    /// downloads (default true; AVFoundation: `shouldOptimizeForNetworkUse`).
+    public var fastStart = true
 
     /// Options for `frameCount` frames (from 0) of `width`×`height` at `framesPerSecond`.
     public init(output: URL, width: Int, height: Int, framesPerSecond: Double = 30, frames: ClosedRange<Int>) {
@@ -80,6 +90,8 @@ public final class VideoExporter: @unchecked Sendable {
     public let root: CALayer
     public var options: VideoExportOptions
     public let composition: VideoComposition?
+    /// What the frames composite over: the composition's video, or an input given directly.
+    public let input: (any VideoInput)?
     /// Called on the exporting thread after each frame.
     public var onProgress: ((ExportProgress) -> Void)?
     /// Sinks that see every frame too (premultiplied RGBA) on the exporting thread, in the last
@@ -87,17 +99,32 @@ public final class VideoExporter: @unchecked Sendable {
     public var additionalSinks: [any FrameSink] = []
     /// Reports animations that would not show in an AVFoundation export (default on).
     public var checksExportTiming = true
-    private let cancelled = Atomic<Bool>(false)
+    /// Cancelled by `cancel()`; a `TerminationSignals`' cancellation can be passed at `init`
+    /// so that SIGINT, SIGTERM and SIGHUP stop the export.
+    public let cancellation: Cancellation
+    /// The encoder and decoder of the running pass, woken by a cancellation wherever they wait.
+    private let running = RunningPass()
+    /// Temporary files of earlier exports to this output that were removed (their process had died).
+    public private(set) var removedLeftovers: [String] = []
 
-    public init(root: CALayer, options: VideoExportOptions, composition: VideoComposition? = nil) {
-        self.root = root; self.options = options; self.composition = composition
+    public init(root: CALayer, options: VideoExportOptions, composition: VideoComposition? = nil,
+                cancellation: Cancellation = Cancellation()) {
+        self.root = root; self.options = options; self.composition = composition; self.cancellation = cancellation
+        input = composition.map(SingleVideoInput.init)
     }
 
-    /// Stops the export at the next frame; `run()` then throws `.cancelled`.
-    public func cancel() { cancelled.store(true, ordering: .relaxed) }
+    /// An export of `root` over `input` (an AVFoundation composition's frames and audio, say).
+    public init(root: CALayer, options: VideoExportOptions, input: any VideoInput, cancellation: Cancellation = Cancellation()) {
+        self.root = root; self.options = options; composition = nil; self.cancellation = cancellation
+        self.input = input
+    }
+
+    /// Stops the export: at once where it waits on the encoder or the decoder, else at the next
+    /// frame; `run()` then throws `.cancelled` and leaves nothing behind.
+    public func cancel() { cancellation.cancel() }
 
     /// Whether `cancel()` was called.
-    public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+    public var isCancelled: Bool { cancellation.isCancelled }
 
     /// Exports; returns what was written.
     @discardableResult
@@ -110,14 +137,16 @@ public final class VideoExporter: @unchecked Sendable {
         guard o.width > 0, o.height > 0, o.width <= SceneLimits.maximumOutputSide, o.height <= SceneLimits.maximumOutputSide else {
             throw .invalidSettings("output size \(o.width)x\(o.height) is outside 1…\(SceneLimits.maximumOutputSide)")
         }
-        guard o.framesPerSecond > 0, o.framesPerSecond.isFinite else { throw .invalidSettings("frames per second must be positive") }
-        if !o.overwrite, FileManager.default.fileExists(atPath: outputPath) { throw .outputExists(path: outputPath) }
-        let folder = o.output.deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
-            throw .cannotWrite(path: outputPath, reason: "no folder \(folder)")
+        guard (SceneLimits.minimumFramesPerSecond...SceneLimits.maximumFramesPerSecond).contains(o.framesPerSecond) else {
+            throw .invalidSettings("frames per second must be in 0.001…1000, not \(o.framesPerSecond)")
         }
-        guard isFolder.boolValue else { throw .cannotWrite(path: outputPath, reason: "\(folder) is a file, not a folder") }
+        guard o.frames.count <= SceneLimits.maximumFrames else {
+            throw .invalidSettings("\(o.frames.count) frames is more than the limit of \(SceneLimits.maximumFrames)")
+        }
+        let subject = o.subject ?? "the layer tree"
+        if let quality = o.quality { try kind.checkQuality(quality) }
+        try OutputFiles.checkWritable(o.output, overwrite: o.overwrite)
+        let folder = o.output.deletingLastPathComponent().path
         // ffmpeg must be there before anything renders (LAMINA_FFMPEG, else PATH).
         let ffmpeg = FFmpegProcess.resolve("ffmpeg")
         guard FFmpegProcess.locate(ffmpeg) != nil else { throw .toolMissing(ffmpeg) }
@@ -126,17 +155,22 @@ public final class VideoExporter: @unchecked Sendable {
         let span = clock.timeSpan(of: o.frames)
         let warnings = checksExportTiming ? ExportLint.warnings(root, from: span.start, to: span.end) : []
 
-        // The input video: probed first so that a bad file fails before anything is rendered.
-        var info: VideoInfo?
-        if let composition { info = try VideoInfo.probe(composition.url) }
+        // The input: probed first so that a bad file fails before anything is rendered.
+        try input?.prepare()
         let renderer: FrameRenderer
         do {
             renderer = try FrameRenderer(width: o.width, height: o.height, scale: o.scale, background: o.background, backend: o.backend)
             renderer.placesRoot = o.placesRoot
+            renderer.origin = o.origin
         } catch {
             throw .backendUnavailable(error.description)
         }
-        let temporary = Self.temporaryPath(for: o.output)
+        // The budget before ffmpeg starts or any file is made.
+        renderer.budget = o.budget
+        renderer.subject = subject
+        try renderer.checkBudget(root, times: RenderBudget.sampleTimes(o.frames, clock: clock), queueDepth: o.queueDepth)
+        removedLeftovers = OutputFiles.removeStaleTemporaries(for: o.output)
+        let temporary = OutputFiles.temporaryPath(for: o.output)
         var palette: String?
         defer {
             unlink(temporary)
@@ -149,11 +183,17 @@ public final class VideoExporter: @unchecked Sendable {
             throw .cannotWrite(path: outputPath, reason: "cannot create a file in \(folder): \(String(cString: strerror(errno)))")
         }
         close(probe)
+        let audio = o.includesAudio ? input?.audio(from: span.start, to: span.end) : nil
         var settings = EncoderSettings(
             kind: kind, width: o.width, height: o.height, framesPerSecond: o.framesPerSecond, quality: o.quality,
             keepsAlpha: (o.background?.alpha ?? 0) < 1, firstFrame: o.frames.lowerBound, frameCount: o.frames.count,
-            keyframeInterval: o.keyframeInterval,
-            audio: o.includesAudio ? info?.audioCodec.map { AudioPassthrough(url: composition!.url, codec: $0, start: span.start) } : nil)
+            keyframeInterval: o.keyframeInterval)
+        switch audio {
+        case .passthrough(let passthrough)?: settings.audio = kind == .gif ? nil : passthrough
+        case .graph(let graph)?: settings.audioGraph = kind == .gif ? nil : graph
+        case nil: break
+        }
+        settings.fastStart = o.fastStart
         settings.threads = o.encoderThreads
 
         let stopwatch = Stopwatch()
@@ -161,21 +201,26 @@ public final class VideoExporter: @unchecked Sendable {
         // cache serves both).
         var passes = [settings.arguments(output: temporary)]
         if kind == .gif {
-            let path = Self.temporaryPath(for: o.output.deletingPathExtension().appendingPathExtension("palette.png"))
+            let path = OutputFiles.temporaryPath(for: o.output.deletingPathExtension().appendingPathExtension("palette.png"))
             palette = path
             passes = [settings.paletteArguments(palette: path), settings.arguments(output: temporary, palette: path)]
         }
+        // A cancellation wakes the encoder and decoder wherever they wait (a stalled encoder).
+        let token = cancellation.onCancel { [running] in running.interrupt() }
+        defer {
+            cancellation.remove(token)
+            running.set(nil, nil)
+        }
         for (n, arguments) in passes.enumerated() {
             let last = n == passes.count - 1
-            var inputs: VideoFrameInputs?
-            if let composition, let info {
-                let size = composition.decodeSize(scale: o.scale, fallback: (o.width, o.height))
-                inputs = try VideoFrameInputs(composition, info: info, width: size.width, height: size.height, clock: clock,
-                                              first: o.frames.lowerBound)
-            }
+            let inputs = try input?.makeFrameInputs(frames: o.frames, clock: clock,
+                                                    context: FrameInputContext(width: o.width, height: o.height, scale: o.scale,
+                                                                               backend: renderer.backend))
             defer { inputs?.close() }
             let encoder = try EncoderSink(arguments: arguments, straightAlpha: settings.wantsStraightAlpha, depth: o.queueDepth,
                                           stopwatch: stopwatch)
+            running.set(encoder, inputs)
+            if isCancelled { running.interrupt() }
             let sink: any FrameSink = last && !additionalSinks.isEmpty ? FanOutSink([encoder] + additionalSinks) : encoder
             try renderer.render(root, frames: o.frames, clock: clock, inputs: inputs, into: sink, stopwatch: stopwatch,
                                 isCancelled: { isCancelled }) { [onProgress] done in
@@ -184,6 +229,10 @@ public final class VideoExporter: @unchecked Sendable {
             }
         }
         if isCancelled { throw .cancelled }
+        // An encoder that exits 0 without writing the video is a failure, not an empty output.
+        try OutputFiles.verifyVideo(temporary, named: outputPath, demuxer: kind.demuxer, frames: o.frames.count,
+                                    encoder: FFmpegProcess.locate(ffmpeg)?.path ?? ffmpeg, cancellation: cancellation)
+        if isCancelled { throw .cancelled }
         try Self.moveIntoPlace(temporary, outputPath, overwrite: o.overwrite)
         let bytes = ((try? FileManager.default.attributesOfItem(atPath: outputPath)[.size]) as? NSNumber)?.int64Value ?? 0
         return ExportSummary(url: o.output, frames: o.frames.count, seconds: Stopwatch.now() - started, bytes: bytes,
@@ -191,18 +240,9 @@ public final class VideoExporter: @unchecked Sendable {
                              warnings: warnings + renderer.contentCache.warnings)
     }
 
-    /// `.NAME.lamina-RANDOM.EXT` beside `url` (the extension kept so that tools recognise it).
-    static func temporaryPath(for url: URL) -> String {
-        let folder = url.deletingLastPathComponent().path
-        let ext = url.pathExtension
-        let base = url.deletingPathExtension().lastPathComponent
-        let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        return (folder as NSString).appendingPathComponent(".\(base).lamina-\(random)" + (ext.isEmpty ? "" : ".\(ext)"))
-    }
-
     /// Renames the finished file into place; without `overwrite`, never replaces a file that
     /// appeared meanwhile (hard link, then unlink).
-    static func moveIntoPlace(_ temporary: String, _ path: String, overwrite: Bool) throws(ExportError) {
+    public static func moveIntoPlace(_ temporary: String, _ path: String, overwrite: Bool) throws(ExportError) {
         if overwrite {
             guard rename(temporary, path) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
             return
@@ -211,5 +251,23 @@ public final class VideoExporter: @unchecked Sendable {
         if errno == EEXIST { throw .outputExists(path: path) }
         if FileManager.default.fileExists(atPath: path) { throw .outputExists(path: path) }
         guard rename(temporary, path) == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+    }
+}
+
+/// The encoder and decoder of an export's running pass, for a cancellation on another thread.
+private final class RunningPass: @unchecked Sendable {
+    private let lock = NSLock()
+    private var encoder: EncoderSink?
+    private var inputs: (any FrameInputs)?
+
+    func set(_ encoder: EncoderSink?, _ inputs: (any FrameInputs)?) {
+        lock.withLock { (self.encoder, self.inputs) = (encoder, inputs) }
+    }
+
+    /// Frees whatever waits on the encoder or the decoder.
+    func interrupt() {
+        let (encoder, inputs) = lock.withLock { (self.encoder, self.inputs) }
+        encoder?.interrupt()
+        inputs?.close()
     }
 }

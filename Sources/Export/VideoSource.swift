@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Geometry
+import Layers
 import ImageIO
 
 /// What ffprobe says about an input video.
@@ -18,15 +19,25 @@ public struct VideoInfo: Sendable, Equatable {
     public var rotation: Int
     /// The first audio stream's codec, nil without audio.
     public var audioCodec: String?
+    /// The container, read from the file's first bytes; ffmpeg is forced to open it as such.
+    public var container: VideoContainer = .mov
 
-    /// Probes `url` with ffprobe; errors name the file (missing, unreadable, not a video).
+    public init(width: Int, height: Int, framesPerSecond: Double, duration: Double, rotation: Int = 0, audioCodec: String? = nil,
+                container: VideoContainer = .mov) {
+        self.width = width; self.height = height; self.framesPerSecond = framesPerSecond; self.duration = duration
+        self.rotation = rotation; self.audioCodec = audioCodec; self.container = container
+    }
+
+    /// Probes `url` with ffprobe; errors name the file (missing, unreadable, not a video, a
+    /// playlist, larger than `SceneLimits.maximumVideoSide` a side).
     public static func probe(_ url: URL) throws(ExportError) -> VideoInfo {
         let path = url.path
         try checkReadable(path)
+        let container = try VideoContainer.of(path)
         let output: [UInt8]
         do {
             output = try FFmpegProcess.run(program: "ffprobe", arguments: [
-                "-v", "error", "-print_format", "json", "-show_format", "-show_streams", path])
+                "-v", "error", "-print_format", "json", "-show_format", "-show_streams"] + container.inputArguments(path, forProbe: true))
         } catch {
             if case .toolFailed(_, _, let message) = error {
                 throw .badInput(path: path, reason: "not a video ffmpeg can read" + (message.isEmpty ? "" : " (\(message))"))
@@ -51,34 +62,31 @@ public struct VideoInfo: Sendable, Equatable {
             for entry in sideData { if let r = entry["rotation"] as? Int { rotation = r } }
         }
         if abs(rotation) % 180 == 90 { swap(&width, &height) }
+        let side = SceneLimits.maximumVideoSide
+        guard width <= side, height <= side else {
+            throw .badInput(path: path, reason: "is \(width)×\(height), over the \(side)×\(side) limit for input videos")
+        }
         let rate = Self.rational(video["avg_frame_rate"] as? String) ?? Self.rational(video["r_frame_rate"] as? String) ?? 30
         let format = json["format"] as? [String: Any]
         let duration = (format?["duration"] as? String).flatMap(Double.init)
             ?? (video["duration"] as? String).flatMap(Double.init) ?? 0
         let audio = streams.first { ($0["codec_type"] as? String) == "audio" }?["codec_name"] as? String
-        return VideoInfo(width: width, height: height, framesPerSecond: rate, duration: duration, rotation: rotation, audioCodec: audio)
+        return VideoInfo(width: width, height: height, framesPerSecond: rate, duration: duration, rotation: rotation, audioCodec: audio,
+                         container: container)
     }
 
     /// Refuses what ffmpeg cannot read as a file, before ffprobe runs: a missing path, a folder,
     /// a fifo, device or socket (ffprobe would wait on a fifo with no writer for ever, and the
     /// input is opened twice: probe, then decode), and a file this process may not open.
-    static func checkReadable(_ path: String) throws(ExportError) {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw .badInput(path: path, reason: errno == ENOENT ? "no such file" : "cannot read the file: \(String(cString: strerror(errno)))")
+    public static func checkReadable(_ path: String) throws(ExportError) {
+        switch InputFile.open(path) {
+        case .failure(let error): throw .badInput(path: path, reason: error.reason)
+        case .success(let fd): close(fd)
         }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw .badInput(path: path, reason: "is a folder, not a video")
-        case S_IFIFO: throw .badInput(path: path, reason: "is a pipe (fifo), not a video file")
-        default: throw .badInput(path: path, reason: "is not a regular file (a device or socket), not a video file")
-        }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .badInput(path: path, reason: "cannot read the file: \(String(cString: strerror(errno)))") }
-        close(fd)
     }
 
-    static func rational(_ text: String?) -> Double? {
+    /// "30000/1001" or "25" as a positive number (nil for 0/0 and the like).
+    public static func rational(_ text: String?) -> Double? {
         guard let text else { return nil }
         let parts = text.split(separator: "/")
         if parts.count == 2, let n = Double(parts[0]), let d = Double(parts[1]), d != 0, n > 0 { return n / d }
@@ -106,15 +114,27 @@ public final class VideoSource: @unchecked Sendable {
     private var last: CGImage?
 
     /// Starts decoding `url` at `framesPerSecond` from `start` seconds, scaled to `width`×`height`.
-    public init(url: URL, info: VideoInfo? = nil, width: Int, height: Int, framesPerSecond: Double, start: Double = 0) throws(ExportError) {
+    ///
+    /// - Parameters:
+    ///   - stream: the video stream to decode (its index in the file; default the first).
+    ///   - duration: seconds of the input to decode (default: to its end).
+    ///   - speed: input seconds per output second (2 plays twice as fast; default 1).
+    ///   - autorotates: apply the rotation metadata (default); false decodes the frames as coded,
+    ///     as AVFoundation's compositions see them (their `preferredTransform` turns them).
+    public init(url: URL, info: VideoInfo? = nil, width: Int, height: Int, framesPerSecond: Double, start: Double = 0,
+                stream: Int? = nil, duration: Double? = nil, speed: Double = 1, autorotates: Bool = true) throws(ExportError) {
         self.url = url
         if let info { self.info = info } else { self.info = try VideoInfo.probe(url) }
         self.width = width
         self.height = height
         var arguments = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error"]
-        if start > 0 { arguments += ["-ss", String(format: "%.6f", start)] }
-        arguments += ["-i", url.path, "-an", "-sn",
-                      "-vf", "fps=\(framesPerSecond),scale=\(width):\(height):flags=bicubic,format=rgba",
+        if !autorotates { arguments.append("-noautorotate") }
+        var before = start > 0 ? ["-ss", String(format: "%.6f", start)] : []
+        if let duration { before += ["-t", String(format: "%.6f", max(duration, 0.001))] }
+        let retime = speed == 1 ? "" : "setpts=(PTS-STARTPTS)/\(speed),"
+        arguments += self.info.container.inputArguments(url.path, before: before) + (stream.map { ["-map", "0:\($0)"] } ?? [])
+        arguments += ["-an", "-sn",
+                      "-vf", retime + "fps=\(framesPerSecond),scale=\(width):\(height):flags=bicubic,format=rgba",
                       "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"]
         process = try FFmpegProcess(arguments: arguments, readsOutput: true)
         // A reader thread keeps two frames decoded ahead of the render loop.
@@ -151,7 +171,7 @@ public final class VideoSource: @unchecked Sendable {
         throw .badInput(path: url.path, reason: status == 0 ? "decoded to no frames" : "cannot be decoded: \(process.errorMessage)")
     }
 
-    /// Stops the decoder.
+    /// Stops the decoder (also frees a frame wait on a decoder that stopped writing).
     public func close() {
         prefetch.abandon()
         process.terminate()

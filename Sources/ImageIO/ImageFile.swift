@@ -1,5 +1,6 @@
 import Foundation
 import Rendering
+import Layers
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -144,12 +145,15 @@ public enum ImageFile {
     // MARK: - Helpers
 
     private static func readBytes(_ path: String) throws(ImageIOError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable(path: path, reason: lastError()) }
+        // Never waits on a fifo, never reads a device: only regular files are images.
+        let fd: Int32
+        switch InputFile.open(path) {
+        case .failure(let error): throw .unreadable(path: path, reason: error.reason)
+        case .success(let opened): fd = opened
+        }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: lastError()) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: "is a folder") }
         let size = Int(info.st_size)
         var bytes = [UInt8](repeating: 0, count: max(size, 0))
         var filled = 0

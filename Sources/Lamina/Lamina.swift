@@ -4,6 +4,7 @@
 @_exported import Geometry
 @_exported import Drawing
 @_exported import Timing
+@_exported import CoreMedia
 @_exported import Filters
 @_exported import Animation
 @_exported import Layers
@@ -16,3 +17,4 @@
 @_exported import GLRenderer
 @_exported import CPURenderer
 @_exported import Export
+@_exported import AVExport

@@ -19,8 +19,10 @@ enum BenchCommand {
 
     lamina bench --export [--backend gpu|cpu] [--no-memory] [--json]
     measures an H.264 export of the animated content scene at 1280x720 against its stages in one
-    run: render-only, encode-only and pipelined export frames/s; then the peak memory of a 1,000-
-    and a 10,000-frame export of the demo (child processes, several minutes; --no-memory skips them).
+    run: render-only, encode-only and pipelined export frames/s; the title card over a clip through
+    AVAssetExportSession against the same job through `lamina render`; then the peak memory of a
+    1,000- and a 10,000-frame export of the demo (child processes, several minutes; --no-memory
+    skips them).
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -94,6 +96,12 @@ enum BenchCommand {
         print(String(format: "  encode only  %6.1f fps", result.encodeOnlyFramesPerSecond))
         print(String(format: "  export       %6.1f fps  = %.2f× the slower stage (goal ≥ 0.90×)",
                      result.exportFramesPerSecond, result.exportRatio))
+        if let av = result.avFoundation {
+            print(String(format: "  title card over a 7 s clip, %d frames: lamina render %.1f fps, AVAssetExportSession %.1f fps = %+.1f%% wall, %+.1f%% CPU (%.1f vs %.1f s; goal ≤ +5%%)",
+                         av.frames, av.sceneFramesPerSecond, av.sessionFramesPerSecond, av.overhead * 100, av.cpuOverhead * 100,
+                         av.sessionCPUSeconds, av.sceneCPUSeconds)
+                  + (av.agreementPSNR.map { String(format: "; outputs agree at %.1f dB", $0) } ?? ""))
+        }
         if let small = result.peakMemoryMB1000Frames, let large = result.peakMemoryMB10000Frames {
             print(String(format: "  peak memory, demo export (1280x720 over video): 1,000 frames %.0f MB, 10,000 frames %.0f MB (%+.1f%%; goal within 10%%)",
                          small, large, (large / small - 1) * 100))

@@ -23,8 +23,12 @@ enum DemoCommand {
         guard let backend = BackendKind(rawValue: backendName) else {
             throw UsageError(description: "--backend must be gpu or cpu, not \(backendName)")
         }
-        do { _ = try OutputKind.forPath(output.path) } catch { throw UsageError(description: error.description) }
+        do { _ = try OutputKind.forPath(output.path, allowsImages: false) } catch { throw UsageError(description: error.description) }
         let frames = try args.values("--frames").last.map(RenderCommand.frameRange)
+        let queueDepth = try args.values("--queue").last.map { queue throws(UsageError) in
+            guard let n = Int(queue), (0...64).contains(n) else { throw UsageError(description: "--queue \(queue) is not an integer in 0…64") }
+            return n
+        }
         let job: DemoJob
         do {
             job = try DemoJob(output: output, backend: backend, frames: frames)
@@ -34,10 +38,12 @@ enum DemoCommand {
             throw JobFailure(description: "cannot prepare the demo: \(error)")
         }
         if args.flags.contains("--sequential") { job.exporter.options.queueDepth = 0 }
-        if let queue = args.values("--queue").last, let n = Int(queue) { job.exporter.options.queueDepth = max(0, n) }
+        if let queueDepth { job.exporter.options.queueDepth = queueDepth }
         var reporting = ExportRunner.Reporting(args)
         reporting.progress = reporting.progress || !reporting.quiet
-        guard let summary = try ExportRunner.run(job.exporter, reporting: reporting) else { return ExportRunner.interruptedStatus }
+        let signals = TerminationSignals()
+        defer { signals.uninstall() }
+        guard let summary = try ExportRunner.run(job.exporter, signals: signals, reporting: reporting) else { return signals.exitStatus }
         if !reporting.quiet {
             print("wrote \(output.path) (\(summary.frames) frames, \(String(format: "%.1f", summary.framesPerSecond)) fps on \(backend.rawValue)) and \(job.contactSheet.path)")
         }

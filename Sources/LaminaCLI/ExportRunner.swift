@@ -2,13 +2,11 @@ import Foundation
 import Synchronization
 import Lamina
 
-/// Runs a `VideoExporter` for the command line: Ctrl-C cancels it (status 130, no output left),
-/// a progress line goes to standard error on a terminal (or with `--progress`), and a one-line
-/// summary with per-stage times follows at the end (unless `--quiet`).
+/// Runs a `VideoExporter` for the command line: SIGINT, SIGTERM and SIGHUP cancel it (`signals`:
+/// no output left, one line, exit 130/143/129), a progress line goes to standard error on a
+/// terminal (or with `--progress`), and a one-line summary with per-stage times follows at the
+/// end (unless `--quiet`).
 enum ExportRunner {
-    /// Exit status after SIGINT, as shells report it.
-    static let interruptedStatus: Int32 = 130
-
     struct Reporting {
         var quiet: Bool
         var progress: Bool
@@ -19,9 +17,10 @@ enum ExportRunner {
         }
     }
 
-    /// Runs `exporter`; returns the summary, or nil after Ctrl-C (the caller exits 130).
-    static func run(_ exporter: VideoExporter, reporting: Reporting) throws -> ExportSummary? {
-        let summary: ExportSummary? = try supervise(reporting: reporting) { attach throws(ExportError) in
+    /// Runs `exporter`; returns the summary, or nil after a signal (printed; the caller exits
+    /// with `signals.exitStatus`).
+    static func run(_ exporter: VideoExporter, signals: TerminationSignals, reporting: Reporting) throws -> ExportSummary? {
+        let summary: ExportSummary? = try supervise(signals: signals, reporting: reporting) { attach throws(ExportError) in
             attach(exporter)
             return try exporter.run()
         }
@@ -29,32 +28,29 @@ enum ExportRunner {
         for warning in summary.warnings where !reporting.quiet {
             FileHandle.standardError.write(Data("lamina: warning: \(warning)\n".utf8))
         }
+        if !reporting.quiet {
+            for name in exporter.removedLeftovers {
+                FileHandle.standardError.write(Data("lamina: removed \(name), left by an export that did not finish\n".utf8))
+            }
+        }
         if reporting.progress {
             FileHandle.standardError.write(Data("lamina: \(summary.line)\nlamina: stages: \(summary.stages.summary(frames: summary.frames))\n".utf8))
         }
         return summary
     }
 
-    /// Runs `body`, which hands the exporter it runs to `attach` before running it: SIGINT
-    /// cancels that exporter, and its progress is shown. Returns nil after Ctrl-C (with the
+    /// Runs `body`, which hands the exporter it runs to `attach` before running it: a signal
+    /// cancels that exporter, and its progress is shown. Returns nil after a signal (with the
     /// one-line message printed); an export failure becomes a `JobFailure`.
-    static func supervise<T>(reporting: Reporting, _ body: (_ attach: (VideoExporter) -> Void) throws(ExportError) -> T) throws -> T? {
+    static func supervise<T>(signals: TerminationSignals, reporting: Reporting,
+                             _ body: (_ attach: (VideoExporter) -> Void) throws(ExportError) -> T) throws -> T? {
         let current = Mutex<VideoExporter?>(nil)
-        // SIGINT becomes a cancellation request handled between frames.
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        let interrupted = Atomic<Bool>(false)
-        source.setEventHandler {
-            interrupted.store(true, ordering: .relaxed)
-            current.withLock { $0 }?.cancel()
-        }
-        source.resume()
-        defer { source.cancel(); signal(SIGINT, SIG_DFL) }
-
+        let token = signals.cancellation.onCancel { current.withLock { $0 }?.cancel() }
+        defer { signals.cancellation.remove(token) }
         let terminal = isatty(STDERR_FILENO) == 1
         func attach(_ exporter: VideoExporter) {
             current.withLock { $0 = exporter }
-            if interrupted.load(ordering: .relaxed) { exporter.cancel() }
+            if signals.cancellation.isCancelled { exporter.cancel() }
             guard reporting.progress else { return }
             var lastReport = 0.0
             exporter.onProgress = { progress in
@@ -77,8 +73,8 @@ enum ExportRunner {
             // Ctrl-C on a terminal also reaches ffmpeg, which may fail first: give the signal
             // handler a moment to record the cancellation.
             if error != .cancelled { usleep(100_000) }
-            if error == .cancelled || interrupted.load(ordering: .relaxed) {
-                fail("interrupted; no output written")
+            if error == .cancelled || signals.received != nil {
+                fail(signals.message)
                 return nil
             }
             throw JobFailure(failure: error)

@@ -5,13 +5,20 @@ import Lamina
 enum InspectCommand {
     static let usage = """
     usage: lamina inspect SCENE --time T [--time T …]
+           lamina inspect SCENE --budget [--time T …] [--size WxH] [--backend gpu|cpu] [--max-memory MB]
 
     Prints the presentation tree of SCENE at each time T (seconds) as one JSON object per line:
     {"time": T, "layers": [...]}, layers depth-first with every property's presentation value.
+    --budget prints what rendering SCENE costs instead, against its limits (docs/scene-limits.md):
+    presented layers after replicator and particle expansion, offscreen pixels of a frame (the
+    largest of the times given, or of the first, middle and last frame), keyframe values, path
+    elements, image pixels and the estimated memory; exit status 1 when it is over budget.
+    --allow-assets-outside lets asset paths lead outside the scene's folder (trusted scenes only).
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["--time"], flags: ["--help", "-h"])
+        let args = try Arguments(arguments, valued: ["--time", "--size", "--max-memory", "--backend"],
+                                 flags: ["--help", "-h", "--budget", "--allow-assets-outside"])
         if args.flags.contains("--help") || args.flags.contains("-h") {
             print(usage)
             return 0
@@ -23,12 +30,27 @@ enum InspectCommand {
             guard let t = Double(text), t.isFinite else { throw UsageError(description: "--time \(text) is not a finite number of seconds") }
             return t
         }
-        guard !times.isEmpty else { throw UsageError(description: "inspect needs at least one --time") }
-        let scene: Scene
-        do {
-            scene = try SceneLoader.load(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw JobFailure(description: error.description)
+        let budget = args.flags.contains("--budget")
+        guard !times.isEmpty || budget else { throw UsageError(description: "inspect needs at least one --time (or --budget)") }
+        if !budget, !args.values("--size").isEmpty || !args.values("--max-memory").isEmpty || !args.values("--backend").isEmpty {
+            throw UsageError(description: "--size, --backend and --max-memory go with --budget")
+        }
+        let backendName = args.values("--backend").last ?? "gpu"
+        guard let backend = BackendKind(rawValue: backendName) else {
+            throw UsageError(description: "--backend must be gpu or cpu, not \(backendName)")
+        }
+        let size = try args.values("--size").last.map(RenderCommand.size)
+        let maximumMemory = try args.values("--max-memory").last.map(RenderCommand.megabytes)
+        let scene = try RenderCommand.loadScene(file, args)
+        if budget {
+            var target = SceneOutput(scene: scene, size: size)
+            target.budget.memoryBytes = maximumMemory
+            let frames = (try? target.videoFrames()) ?? 0...0
+            let figures = target.measureBudget(times: times.isEmpty ? RenderBudget.sampleTimes(frames, clock: target.clock) : times,
+                                               queueDepth: 3, backend: backend)
+            print(figures.lines.joined(separator: "\n"))
+            if let problem = figures.problem { throw JobFailure(description: "\(target.subject): \(problem)") }
+            return 0
         }
         let encoder = PresentationJSON(imageName: scene.assetNamer())
         var output = ""

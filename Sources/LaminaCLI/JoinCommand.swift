@@ -13,6 +13,9 @@ enum JoinCommand {
     interval (two seconds of frames) so keyframes fall where a single run's do.
     --audio-from INPUT muxes INPUT's first audio stream over the whole joined video (segments
     rendered from a plan are video-only, so the audio is taken once, with no seams).
+    Every segment is checked first: a video file with the first one's codec, size, frame rate
+    and pixel format; the joined file must hold all their frames. Ctrl-C, SIGTERM and SIGHUP
+    stop ffmpeg and leave no output (exit status 130, 143, 129).
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -20,11 +23,18 @@ enum JoinCommand {
         if args.flags.contains("--help") || args.flags.contains("-h") { print(usage); return 0 }
         guard !args.positional.isEmpty else { throw UsageError(description: "join needs segment files") }
         guard let output = (args.values("-o") + args.values("--output")).last else { throw UsageError(description: "join needs -o OUT") }
+        let signals = TerminationSignals()
+        defer { signals.uninstall() }
         do {
             try SegmentJoiner.join(args.positional.map { URL(fileURLWithPath: $0) }, into: URL(fileURLWithPath: output),
                                    overwrite: args.flags.contains("--overwrite"),
-                                   audioFrom: args.values("--audio-from").last.map { URL(fileURLWithPath: $0) })
+                                   audioFrom: args.values("--audio-from").last.map { URL(fileURLWithPath: $0) },
+                                   cancellation: signals.cancellation)
         } catch {
+            if error == .cancelled || signals.received != nil {
+                fail(signals.message)
+                return signals.exitStatus
+            }
             throw JobFailure(description: error.description)
         }
         if !args.flags.contains("--quiet"), isatty(STDERR_FILENO) == 1 {

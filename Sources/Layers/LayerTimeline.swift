@@ -10,14 +10,15 @@ import Timing
 /// relies on `animationDidStop`, `removedOnCompletion` bookkeeping, completion blocks and
 /// implicit animations.
 ///
-/// A timeline drives time: while it lives, its own manual `clock` is `CATransaction.mediaClock`
-/// (the one place "now" is read from), so animations added during a frame start at that frame's
-/// time. When the timeline goes, the clock it replaced is put back.
+/// A timeline drives time: making one installs its own manual `clock` as
+/// `CATransaction.mediaClock` (the one place "now" is read from), so animations added during a
+/// frame start at that frame's time. The clock stays installed after the timeline is gone (as a
+/// moved clock stays moved), so no release order can change what "now" reads; set another clock
+/// when done.
 public final class LayerTimeline {
     public let root: CALayer
     /// The media clock while the timeline lives; it reads the time of the last frame.
     public let clock: ManualMediaClock
-    private let replacedClock: any MediaClock
 
     /// The time of the last frame.
     public var currentTime: CFTimeInterval { clock.currentTime }
@@ -26,17 +27,13 @@ public final class LayerTimeline {
     /// installs the timeline's clock as `CATransaction.mediaClock`.
     public init(root: CALayer, time: CFTimeInterval? = nil) {
         self.root = root
-        replacedClock = CATransaction.mediaClock
-        clock = ManualMediaClock(time: time ?? replacedClock.currentTime)
+        clock = ManualMediaClock(time: time ?? CATransaction.mediaClock.currentTime)
         CATransaction.mediaClock = clock
         root.timeline = self
         root.forEachLayerInTree { $0.isCommitted = true }
     }
 
-    deinit {
-        if root.timeline === self { root.timeline = nil }
-        if CATransaction.mediaClock === clock { CATransaction.mediaClock = replacedClock }
-    }
+    deinit { if root.timeline === self { root.timeline = nil } }
 
     /// Moves to `time`: moves the clock, commits the implicit transaction, marks every layer in
     /// the tree as shown and draws those marked for display, then sends `animationDidStart`/

@@ -3,7 +3,6 @@ import Geometry
 import Animation
 import Filters
 import Layers
-import Presentation
 
 /// Writes presentation trees as the JSON lines of `lamina inspect` (scene-format.md): one object
 /// per time, layers in depth-first order, values in the scene format's value formats (transforms

@@ -7,8 +7,8 @@ import Layers
 /// `clamp(instanceColor + k·offsets, 0, 1)`. Copy 0 is the original.
 public struct ReplicatorExpansion: Sendable {
     /// Copies per replicator are capped here (an animated `instanceCount` can reach 10⁹), so one
-    /// replicator cannot make evaluation run away.
-    public static let maximumInstanceCount = 10_000
+    /// replicator cannot make evaluation run away; the scene's budget bounds them all together.
+    public static let maximumInstanceCount = SceneLimits.maximumPresentedInstances
 
     /// Copies to present, 0 when `instanceCount ≤ 0`.
     public let count: Int

@@ -19,6 +19,25 @@ public enum ContentRequest: Hashable, Sendable {
     /// A custom-drawn layer's drawing (`draw(in:)`, a delegate), used as its contents; equal
     /// keys (layer, display generation, size, scale, animated display keys' values) share one image.
     case drawing(LayerDrawing)
+    /// Only the part `region` of another request (a shape's or shadow path's layer points, a
+    /// text's bounds-relative points): the part of huge content that can show.
+    indirect case clipped(ContentRequest, region: CGRect)
+
+    /// Pixels per point asked for (a corner mask's: 1).
+    public var requestedScale: CGFloat {
+        switch self {
+        case .shape(_, let scale), .text(_, _, let scale), .filledPath(_, let scale): scale
+        case .cornerMask: 1
+        case .drawing(let drawing): drawing.key.scale
+        case .clipped(let inner, _): inner.requestedScale
+        }
+    }
+
+    /// The request without its clip.
+    public var unclipped: ContentRequest {
+        if case .clipped(let inner, _) = self { return inner.unclipped }
+        return self
+    }
 }
 
 /// A rasterized request: the image and the rectangle of the layer's space (points) it covers.

@@ -202,9 +202,34 @@ public struct RenderPlan: Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var passes: [RenderPass]
+    /// Offscreen pixels the frame needs besides the frame itself: every offscreen pass and every
+    /// content raster (shape, text, shadow path), each with the layer that asks for it.
+    public var offscreen: [OffscreenArea] = []
+
+    /// A plan of `passes`, the last one drawing the `width`×`height` frame.
+    public init(width: Int, height: Int, passes: [RenderPass], offscreen: [OffscreenArea] = []) {
+        self.width = width; self.height = height; self.passes = passes; self.offscreen = offscreen
+    }
 
     /// The pass that produces the frame.
     public var framePass: RenderPass { passes[passes.count - 1] }
+
+    /// The sum of `offscreen` (a frame's figure in the scene's budget).
+    public var offscreenPixels: Int { offscreen.reduce(0) { $0.addingReportingOverflow($1.pixels).partialValue } }
+}
+
+/// An offscreen image one layer needs for a frame.
+public struct OffscreenArea: Sendable, Equatable {
+    public var layer: LayerLabel
+    /// `group opacity`, `masksToBounds`, `shadow`, `path`, `text` …
+    public var purpose: String
+    public var width: Int
+    public var height: Int
+    public var pixels: Int { width * height }
+
+    public init(layer: LayerLabel, purpose: String, width: Int, height: Int) {
+        self.layer = layer; self.purpose = purpose; self.width = width; self.height = height
+    }
 }
 
 extension DrawItem {

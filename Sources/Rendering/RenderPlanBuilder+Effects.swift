@@ -15,14 +15,14 @@ extension RenderPlanBuilder.Walk {
         let logical = ContentsPlacement.logicalSize(
             pixels: CGSize(width: pixels.width * source.width, height: pixels.height * source.height),
             contentsScale: p.contentsScale)
-        // The root is y-down (iOS): unflipped contents put `top` at max-y, the screen's bottom,
-        // as on iOS; under an odd number of geometry flips gravity swaps and the image is drawn
-        // mirrored in its layer so that it stays upright on screen (§11.4).
+        // A top-left output is y-down (iOS): unflipped contents put `top` at max-y, the screen's
+        // bottom, as on iOS; under an odd number of geometry flips gravity swaps (§11.4). The
+        // image is drawn mirrored in its layer wherever the layer's y axis points up on screen
+        // (an odd number of flips, counting a y-up output's), so that it stays upright.
         let flipped = tree.contentsAreFlipped(path.index)
         let destination = ContentsPlacement.rect(gravity: p.contentsGravity, contentSize: logical, in: p.bounds, flipped: flipped)
         guard destination.width > 0, destination.height > 0 else { return }
-        let mirror = flipped
-            ? CATransform3DMakeScale(1, -1, 1).concatenating(CATransform3DMakeTranslation(0, 2 * destination.midY, 0)) : nil
+        let mirror = flipped != flipsOutput ? Self.mirror(about: destination.midY) : nil
         let contentsTarget = mirror.map { $0.concatenating(toTarget) } ?? toTarget
         let unit = CGRect(x: 0, y: 0, width: 1, height: 1)
         func item(_ rect: CGRect, _ uv: CGRect) -> DrawItem {
@@ -53,9 +53,14 @@ extension RenderPlanBuilder.Walk {
         }
     }
 
+    /// y ↦ 2·`y` − y: a mirror about the horizontal line at `y`, in a layer's space.
+    static func mirror(about y: CGFloat) -> CATransform3D {
+        CATransform3DMakeScale(1, -1, 1).concatenating(CATransform3DMakeTranslation(0, 2 * y, 0))
+    }
+
     /// A shape layer's path or a text layer's text, rasterized, between contents and sublayers.
-    func appendRasterizedContent(of p: LayerProperties, path: LayerLabel, toTarget: CATransform3D, opacity: Float,
-                                 into items: inout [DrawItem]) {
+    mutating func appendRasterizedContent(of p: LayerProperties, path: LayerLabel, toTarget: CATransform3D, opacity: Float,
+                                          into items: inout [DrawItem]) {
         guard let rasterizer else { return }
         // Only shape and text layers get here past the switch: the density (three projections)
         // is not worked out for every layer of every frame.
@@ -63,24 +68,42 @@ extension RenderPlanBuilder.Walk {
             let density = Self.pixelDensity(toTarget, at: CGPoint(x: p.bounds.midX, y: p.bounds.midY))
             return ContentRequest.rasterScale(contentsScale: p.contentsScale, density: density)
         }
-        let request: ContentRequest
+        var request: ContentRequest
+        // What the content can cover at most, in layer points: the raster is clipped to the part
+        // of it that can show (and left whole when all of it can, so unchanged frames hit the cache).
+        let reach: CGRect
         switch p.content {
         case .shape(let shape) where shape.path != nil:
             request = .shape(shape, scale: scale())
+            let strokes = shape.strokeColor != nil && shape.lineWidth > 0
+            let outset = strokes ? shape.lineWidth / 2 * max(shape.miterLimit.isFinite ? shape.miterLimit : 1, 2.0.squareRoot()) + 1 : 1
+            reach = shape.path!.boundingBox.insetBy(dx: -outset, dy: -outset)
         case .text(let text) where p.bounds.width > 0 && p.bounds.height > 0:
             request = .text(text, size: p.bounds.size, scale: scale())
+            reach = p.bounds
         default:
             return
+        }
+        guard !reach.isNull, let visible = VisibleRegion.clip(reach, toTarget: toTarget, target: samplingTarget) else { return }
+        if visible != reach, case .shape(_, let s) = request { request = .clipped(request, region: Self.rasterTile(visible, scale: s)) }
+        if visible != reach, case .text(_, _, let s) = request {
+            request = .clipped(request, region: Self.rasterTile(visible.offsetBy(dx: -p.bounds.minX, dy: -p.bounds.minY), scale: s))
         }
         guard let rasterized = rasterizer.rasterize(request, stopwatch: stopwatch) else { return }
         // Text is laid out from the bounds' origin; shapes are placed where their paths are.
         var rect = rasterized.rect
-        if case .text = request { rect = rect.offsetBy(dx: p.bounds.minX, dy: p.bounds.minY) }
-        let role = if case .text = request { "text" } else { "path" }
-        items.append(tagged(DrawItem(layer: path, role: role, transform: toTarget, rect: rect,
+        var mirror: CATransform3D?
+        if case .text = request.unclipped {
+            rect = rect.offsetBy(dx: p.bounds.minX, dy: p.bounds.minY)
+            // Text stays upright as contents do: mirrored in its bounds where y points up on screen.
+            if tree.contentsAreFlipped(path.index) != flipsOutput { mirror = Self.mirror(about: p.bounds.midY) }
+        }
+        let role = if case .text = request.unclipped { "text" } else { "path" }
+        offscreen.append(OffscreenArea(layer: path, purpose: role, width: rasterized.image.width, height: rasterized.image.height))
+        items.append(tagged(DrawItem(layer: path, role: role, transform: mirror.map { $0.concatenating(toTarget) } ?? toTarget, rect: rect,
                                      paint: .image(rasterized.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
                                                    minification: .linear, magnification: .linear),
-                                     opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing)))
+                                     opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing), offset: mirror))
     }
 
     /// A Gaussian shadow of the layer's composited alpha: the subtree drawn into a pass with a
@@ -101,18 +124,27 @@ extension RenderPlanBuilder.Walk {
         var density = Self.pixelDensity(toTarget, at: CGPoint(x: shadowShape.midX, y: shadowShape.midY))
         if radius > 0 { density = min(density, 16 / radius) }
         let margin = 3 * radius
-        let area = shadowShape.insetBy(dx: -margin, dy: -margin)
-        let side = CGFloat(maximumPassSide)
-        let width = Int(min(side, max(1, (area.width * density).rounded(.up))))
-        let height = Int(min(side, max(1, (area.height * density).rounded(.up))))
+        let whole = shadowShape.insetBy(dx: -margin, dy: -margin)
+        // shadowOffset is in the layer's own space: the shadow quad moves with the layer.
+        let offset = CATransform3DMakeTranslation(p.shadowOffset.width, p.shadowOffset.height, 0)
+        // Only what can show, and the blur's reach around it, is drawn.
+        guard let visible = VisibleRegion.clip(whole, toTarget: offset.concatenating(toTarget), target: samplingTarget,
+                                               margin: margin + 2 / density) else { return }
+        let (area, width, height) = clippedPassGeometry(whole, visible: visible, density: density)
         let sx = CGFloat(width) / area.width, sy = CGFloat(height) / area.height
         let toPass = CATransform3DMakeTranslation(-area.minX, -area.minY, 0).concatenating(CATransform3DMakeScale(sx, sy, 1))
         let path = label(index)
         // The shadow needs only alpha: backdrop filters inside it are not drawn.
-        let source = pass(width: width, height: height, purpose: "shadow of \(path)", allowsBackdrop: false) { walk, sourceItems in
+        let source = pass(width: width, height: height, purpose: "shadow of \(path)", owner: path, allowsBackdrop: false) { walk, sourceItems in
             if let shadowPath = p.shadowPath {
                 let scale = ContentRequest.rasterScale(contentsScale: 1, density: density)
-                if let filled = walk.rasterizer?.rasterize(.filledPath(shadowPath, scale: scale), stopwatch: walk.stopwatch) {
+                var request = ContentRequest.filledPath(shadowPath, scale: scale)
+                let reach = shadowPath.boundingBox.insetBy(dx: -1, dy: -1)
+                if let seen = VisibleRegion.clip(reach, toTarget: toPass, target: walk.samplingTarget), seen != reach {
+                    request = .clipped(request, region: Self.rasterTile(seen, scale: scale))
+                }
+                if let filled = walk.rasterizer?.rasterize(request, stopwatch: walk.stopwatch) {
+                    walk.offscreen.append(OffscreenArea(layer: path, purpose: "shadow path", width: filled.image.width, height: filled.image.height))
                     sourceItems.append(DrawItem(layer: path, role: "shadow path", transform: toPass, rect: filled.rect,
                                                 paint: .image(filled.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
                                                               minification: .linear, magnification: .linear), opacity: 1))
@@ -131,11 +163,10 @@ extension RenderPlanBuilder.Walk {
                                     paint: .blur(blurred, sigma: sigma, horizontal: horizontal), opacity: 1)
                 passes.append(RenderPass(id: id, width: width, height: height, purpose: "shadow blur of \(path)",
                                          clearColor: .clear, items: [blur]))
+                offscreen.append(OffscreenArea(layer: path, purpose: "shadow blur", width: width, height: height))
                 blurred = id
             }
         }
-        // shadowOffset is in the layer's own space: the shadow quad moves with the layer.
-        let offset = CATransform3DMakeTranslation(p.shadowOffset.width, p.shadowOffset.height, 0)
         let tint = PremultipliedColor(color)
         let shadowOpacity = Float(min(max(p.shadowOpacity, 0), 1))
         items.append(tagged(DrawItem(layer: path, role: "shadow", transform: offset.concatenating(toTarget), rect: area,
@@ -160,20 +191,26 @@ extension RenderPlanBuilder.Walk {
                 .concatenating(CATransform3DMakeScale(CGFloat(width) / b.width, CGFloat(height) / b.height, 1))
         }
         let path = label(index)
-        // The old state: its own tree, drawn by a walk that shares this plan's passes.
+        // The old state: its own tree, drawn by a walk that shares this plan's passes (the flips
+        // above the layer, which that tree lacks, count toward keeping its contents upright).
         var oldItems: [DrawItem] = []
         let oldBounds = old.layers[0].properties.bounds
         if oldBounds.width > 0, oldBounds.height > 0 {
-            var oldWalk = RenderPlanBuilder.Walk(tree: old, maximumPassSide: maximumPassSide, rasterizer: rasterizer, stopwatch: stopwatch)
+            var oldWalk = RenderPlanBuilder.Walk(tree: old, maximumPassSide: maximumPassSide, rasterizer: rasterizer, stopwatch: stopwatch,
+                                                 flipsOutput: flipsOutput != tree.contentsAreFlipped(index))
+            oldWalk.targetIsFlipped = false
             oldWalk.passes = passes
             oldWalk.target = PassTarget(width: width, height: height, purpose: "transition old state", clearColor: .clear, allowsBackdrop: false)
             oldWalk.drawContent(0, toTarget: toPass(oldBounds), opacity: 1, into: &oldItems)
             passes = oldWalk.passes
+            offscreen += oldWalk.offscreen
         }
+        // Transition passes are not clipped to what shows (the states move across the bounds).
         let oldID = passes.count
         passes.append(RenderPass(id: oldID, width: width, height: height, purpose: "transition old state of \(path)",
                                  clearColor: .clear, items: oldItems))
-        let newID = pass(width: width, height: height, purpose: "transition new state of \(path)") { walk, newItems in
+        offscreen.append(OffscreenArea(layer: path, purpose: "transition old state", width: width, height: height))
+        let newID = pass(width: width, height: height, purpose: "transition new state of \(path)", owner: path) { walk, newItems in
             walk.drawContent(index, toTarget: toPass(bounds), opacity: 1, into: &newItems)
         }
 
@@ -201,6 +238,7 @@ extension RenderPlanBuilder.Walk {
             }
             passes.append(RenderPass(id: mixID, width: width, height: height, purpose: "cross-fade of \(path)",
                                      clearColor: .clear, items: mix))
+            offscreen.append(OffscreenArea(layer: path, purpose: "cross-fade", width: width, height: height))
             composite(mixID, .zero, 1, "transition")
         } else if transition.type == .reveal {
             composite(newID, offsets.new, alphas.new, "transition to")
@@ -209,5 +247,14 @@ extension RenderPlanBuilder.Walk {
             composite(oldID, offsets.old, alphas.old, "transition from")
             composite(newID, offsets.new, alphas.new, "transition to")
         }
+    }
+}
+
+extension RenderPlanBuilder.Walk {
+    /// `region` grown to whole tiles of 256 raster pixels at `scale`: a clipped raster keeps the
+    /// unclipped one's pixel grid, and content moving a little reuses the same raster.
+    static func rasterTile(_ region: CGRect, scale: CGFloat) -> CGRect {
+        let step = 256 / max(scale, 1e-6)
+        return VisibleRegion.snapped(region, origin: .zero, step: CGSize(width: step, height: step))
     }
 }

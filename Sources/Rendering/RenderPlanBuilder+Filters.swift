@@ -49,19 +49,19 @@ extension RenderPlanBuilder.Walk {
             // Clipped before filtering: the blur of a clipped card spreads past its edges. The
             // content is drawn over the bounds only, then copied into the wider pass clipped.
             let b = passGeometry(p.bounds, toTarget: toTarget, density: CGFloat(g.width) / g.area.width, alignment: 1)
-            let content = pass(width: b.width, height: b.height, purpose: "masksToBounds of \(path)") { walk, passItems in
+            let content = pass(width: b.width, height: b.height, purpose: "masksToBounds of \(path)", owner: path) { walk, passItems in
                 walk.drawContent(index, toTarget: b.toPass, opacity: 1, into: &passItems)
             }
             let inContent = CGRect(x: (p.bounds.minX - b.area.minX) / b.area.width, y: (p.bounds.minY - b.area.minY) / b.area.height,
                                    width: p.bounds.width / b.area.width, height: p.bounds.height / b.area.height)
-            source = pass(width: g.width, height: g.height, purpose: "filters of \(path)") { _, passItems in
+            source = pass(width: g.width, height: g.height, purpose: "filters of \(path)", owner: path) { _, passItems in
                 passItems.append(DrawItem(layer: path, role: "clip", transform: g.toPass, rect: p.bounds,
                                           paint: .pass(content, source: inContent), opacity: 1,
                                           shape: clip.isRounded ? clip : nil))
             }
         } else {
             let purpose = effects.filters.isEmpty ? "\(effects.blend?.rawValue ?? "") blend of \(path)" : "filters of \(path)"
-            source = pass(width: g.width, height: g.height, purpose: purpose) { walk, passItems in
+            source = pass(width: g.width, height: g.height, purpose: purpose, owner: path) { walk, passItems in
                 walk.drawContent(index, toTarget: g.toPass, opacity: 1, into: &passItems)
             }
         }
@@ -104,13 +104,14 @@ extension RenderPlanBuilder.Walk {
         passes.append(RenderPass(id: before, width: target.width, height: target.height,
                                  purpose: "\(target.purpose) under the backdrop of \(path)", clearColor: target.clearColor,
                                  items: items, startsFrom: target.startsFrom))
+        offscreen.append(OffscreenArea(layer: path, purpose: "backdrop split", width: target.width, height: target.height))
         items.removeAll()
         target.startsFrom = before
 
         let density = Self.pixelDensity(toTarget, at: CGPoint(x: area.midX, y: area.midY))
         let g = passGeometry(area, toTarget: toTarget, density: density, alignment: Self.blurAlignment(steps, density: density))
         let (w, h) = (CGFloat(target.width), CGFloat(target.height))
-        let copy = pass(width: g.width, height: g.height, purpose: "backdrop of \(path)", allowsBackdrop: false) { _, passItems in
+        let copy = pass(width: g.width, height: g.height, purpose: "backdrop of \(path)", owner: path, allowsBackdrop: false) { _, passItems in
             // Past the target's edges the sampling repeats its edge pixels.
             passItems.append(DrawItem(layer: path, role: "backdrop copy", transform: fromTarget.concatenating(g.toPass), rect: covered,
                                       paint: .pass(before, source: CGRect(x: covered.minX / w, y: covered.minY / h,
@@ -144,7 +145,7 @@ extension RenderPlanBuilder.Walk {
             case .blur(let radius):
                 if let m = pending {
                     let input = current, size = CGRect(x: 0, y: 0, width: w, height: h)
-                    current = pass(width: w, height: h, purpose: "color filter of \(path)", allowsBackdrop: false) { _, passItems in
+                    current = pass(width: w, height: h, purpose: "color filter of \(path)", owner: path, allowsBackdrop: false) { _, passItems in
                         var item = DrawItem(layer: path, role: "color filter", transform: .identity, rect: size,
                                             paint: .pass(input, source: Self.unit), opacity: 1)
                         item.colorMatrix = m
@@ -160,7 +161,7 @@ extension RenderPlanBuilder.Walk {
                 while sigma / level > Self.maximumBlurTexels, w % 2 == 0, h % 2 == 0, w >= 2, h >= 2 {
                     let input = current, size = CGRect(x: 0, y: 0, width: w, height: h)
                     w /= 2; h /= 2
-                    current = pass(width: w, height: h, purpose: "downsample of \(path)", allowsBackdrop: false) { _, passItems in
+                    current = pass(width: w, height: h, purpose: "downsample of \(path)", owner: path, allowsBackdrop: false) { _, passItems in
                         // Each texel lands on the corner of four: the bilinear sample is their mean.
                         passItems.append(DrawItem(layer: path, role: "downsample", transform: CATransform3DMakeScale(0.5, 0.5, 1),
                                                   rect: size, paint: .pass(input, source: Self.unit), opacity: 1))
@@ -183,6 +184,7 @@ extension RenderPlanBuilder.Walk {
             let blur = DrawItem(layer: path, role: "blur", transform: .identity, rect: CGRect(x: 0, y: 0, width: width, height: height),
                                 paint: .blur(blurred, sigma: sigma, horizontal: horizontal), opacity: 1)
             passes.append(RenderPass(id: id, width: width, height: height, purpose: purpose, clearColor: .clear, items: [blur]))
+            offscreen.append(OffscreenArea(layer: path, purpose: "blur", width: width, height: height))
             blurred = id
         }
         return blurred
@@ -240,12 +242,8 @@ extension RenderPlanBuilder.Walk {
     /// The part of the layer's plane that can show in the target (its rectangle mapped back,
     /// grown by `margin` points), when the layer maps onto it affinely; nil otherwise.
     func visibleRegion(_ m: CATransform3D, margin: CGFloat) -> CGRect? {
-        guard target.width > 0, m.isAffine, let inverse = Self.planeInverse(m) else { return nil }
-        var box = CGRect.null
-        for corner in [CGPoint(x: 0, y: 0), CGPoint(x: target.width, y: 0), CGPoint(x: 0, y: target.height),
-                       CGPoint(x: target.width, y: target.height)] {
-            box = box.union(CGRect(origin: inverse.projecting(corner), size: .zero))
-        }
+        guard target.width > 0, m.isAffine,
+              let box = VisibleRegion.preimage(of: CGRect(x: 0, y: 0, width: target.width, height: target.height), under: m) else { return nil }
         return box.insetBy(dx: -margin - 2, dy: -margin - 2)
     }
 

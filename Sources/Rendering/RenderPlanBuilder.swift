@@ -28,6 +28,10 @@ public struct RenderPlanBuilder {
     /// output, as the root of a scene is (default); false draws the root's bounds space at the
     /// output's origin, as `CALayer.render(in:)` draws a layer into a context.
     public var placesRoot = true
+    /// Which way y grows in the output (default `topLeft`); `bottomLeft` draws the tree in Core
+    /// Animation's unflipped space, as AVFoundation's export tool does, with contents and text
+    /// still upright.
+    public var origin = OutputOrigin.topLeft
 
     public init(width: Int, height: Int, scale: CGFloat = 1, background: CGColor? = nil,
                 contentRasterizer: ContentRasterizer? = nil) {
@@ -43,12 +47,19 @@ public struct RenderPlanBuilder {
                 if let image = frameInputs[tree.layers[i].layerID] { tree.layers[i].properties.contents = ContentsValue(image: image) }
             }
         }
-        var walk = Walk(tree: tree, maximumPassSide: maximumPassSide, rasterizer: contentRasterizer, stopwatch: stopwatch)
+        var walk = Walk(tree: tree, maximumPassSide: maximumPassSide, rasterizer: contentRasterizer, stopwatch: stopwatch,
+                        flipsOutput: origin == .bottomLeft)
         let clear = background.map(PremultipliedColor.init) ?? .clear
         walk.target = Walk.PassTarget(width: width, height: height, purpose: "frame", clearColor: clear)
         var items: [DrawItem] = []
         if !tree.layers.isEmpty {
-            let toOutput = CATransform3DMakeScale(scale, scale, 1)
+            var toOutput = CATransform3DMakeScale(scale, scale, 1)
+            if origin == .bottomLeft {
+                // y ↦ height − y in output pixels: the tree's y = 0 is the bottom row.
+                toOutput = toOutput.concatenating(CATransform3D(m11: 1, m12: 0, m13: 0, m14: 0, m21: 0, m22: -1, m23: 0, m24: 0,
+                                                                m31: 0, m32: 0, m33: 1, m34: 0,
+                                                                m41: 0, m42: CGFloat(height), m43: 0, m44: 1))
+            }
             walk.draw(0, toTarget: placesRoot ? tree.layers[0].transformToParent.concatenating(toOutput) : toOutput,
                       opacity: 1, into: &items)
         }
@@ -58,7 +69,7 @@ public struct RenderPlanBuilder {
         for p in passes.indices {
             passes[p].items = DrawItem.splitAtCorners(passes[p].items).map { maskingCorner($0, stopwatch) }
         }
-        return RenderPlan(width: width, height: height, passes: passes)
+        return RenderPlan(width: width, height: height, passes: passes, offscreen: walk.offscreen)
     }
 
     /// A circular corner square of a split rounded background or border, drawn as its colour
@@ -105,8 +116,21 @@ public struct RenderPlanBuilder {
         /// Given to every item drawn (a blend-mode layer drawn without a pass of its own,
         /// additive particles).
         var blendOverride: BlendMode?
+        /// Every offscreen pass and content raster made so far, with its layer (the budget's figure).
+        var offscreen: [OffscreenArea] = []
+        /// Whether the output is drawn y-up (`OutputOrigin.bottomLeft`), or the tree is a subtree
+        /// under an odd number of geometry flips: contents and text are then mirrored in their
+        /// layers (once more) to stay upright.
+        let flipsOutput: Bool
+        /// Whether the current target's space includes the output's y-up flip (the frame pass
+        /// does, offscreen passes do not): a mirrored target turns every layer's winding round,
+        /// which must not make single-sided layers face away.
+        var targetIsFlipped: Bool
 
-        init(tree: PresentationTree, maximumPassSide: Int, rasterizer: ContentRasterizer?, stopwatch: Stopwatch?) {
+        init(tree: PresentationTree, maximumPassSide: Int, rasterizer: ContentRasterizer?, stopwatch: Stopwatch?,
+             flipsOutput: Bool = false) {
+            self.flipsOutput = flipsOutput
+            targetIsFlipped = flipsOutput
             self.tree = tree
             labels = PresentedSubtree(tree)
             self.maximumPassSide = maximumPassSide
@@ -121,7 +145,7 @@ public struct RenderPlanBuilder {
             guard !p.isHidden, !layer.isMask else { return }
             let opacity = inherited * max(0, min(1, p.opacity))
             guard opacity > 0 else { return }
-            if !p.isDoubleSided, Self.facesAway(p.bounds, toTarget) { return }
+            if !p.isDoubleSided, Self.facesAway(p.bounds, toTarget) != targetIsFlipped { return }
             let isTransformLayer = p.content == .transformLayer
 
             // Shadow first (§11.3); a layer that masks to its bounds clips its own shadow away.
@@ -196,6 +220,7 @@ public struct RenderPlanBuilder {
             }
             // A layer that draws itself shows its drawing as its contents.
             let drawn = layer.drawing.flatMap { rasterizer?.rasterize(.drawing($0), stopwatch: stopwatch)?.image }
+            if let drawn { offscreen.append(OffscreenArea(layer: path, purpose: "drawing", width: drawn.width, height: drawn.height)) }
             if !isTransformLayer, let image = drawn ?? p.contents.image {
                 appendContents(image, of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
             }
@@ -262,26 +287,26 @@ public struct RenderPlanBuilder {
         }
 
         /// Renders the layer's subtree into its own pass (in its bounds space) and composites that.
+        /// The pass covers only the part of the bounds that can show in the target.
         mutating func isolate(_ index: Int, toTarget: CATransform3D, opacity: Float, purpose: String,
                               into items: inout [DrawItem]) {
             let layer = tree.layers[index]
             let p = layer.properties
             let bounds = p.bounds
-            guard bounds.width > 0, bounds.height > 0 else { return }
-            let density = Self.pixelDensity(toTarget, at: CGPoint(x: bounds.midX, y: bounds.midY))
-            let side = CGFloat(maximumPassSide)
-            let passWidth = Int(min(side, max(1, (bounds.width * density).rounded(.up))))
-            let passHeight = Int(min(side, max(1, (bounds.height * density).rounded(.up))))
-            let toPass = CATransform3DMakeTranslation(-bounds.minX, -bounds.minY, 0)
-                .concatenating(CATransform3DMakeScale(CGFloat(passWidth) / bounds.width, CGFloat(passHeight) / bounds.height, 1))
-            let passID = pass(width: passWidth, height: passHeight, purpose: purpose) { walk, passItems in
+            guard bounds.width > 0, bounds.height > 0,
+                  let visible = VisibleRegion.clip(bounds, toTarget: toTarget, target: samplingTarget) else { return }
+            let density = Self.pixelDensity(toTarget, at: CGPoint(x: visible.midX, y: visible.midY))
+            let (area, passWidth, passHeight) = clippedPassGeometry(bounds, visible: visible, density: density)
+            let toPass = CATransform3DMakeTranslation(-area.minX, -area.minY, 0)
+                .concatenating(CATransform3DMakeScale(CGFloat(passWidth) / area.width, CGFloat(passHeight) / area.height, 1))
+            let passID = pass(width: passWidth, height: passHeight, purpose: purpose, owner: label(index)) { walk, passItems in
                 walk.drawContent(index, toTarget: toPass, opacity: 1, into: &passItems)
             }
             let maskID = maskPass(of: index, toPass: toPass, width: passWidth, height: passHeight)
             let clip = p.masksToBounds
                 ? RoundedShape(rect: bounds, radius: p.cornerRadius, corners: RoundedCorners(p.maskedCorners), continuous: p.cornerCurve == .continuous)
                 : nil
-            items.append(tagged(DrawItem(layer: label(index), role: "group", transform: toTarget, rect: bounds,
+            items.append(tagged(DrawItem(layer: label(index), role: "group", transform: toTarget, rect: area,
                                          paint: .pass(passID, source: CGRect(x: 0, y: 0, width: 1, height: 1)), opacity: opacity,
                                          shape: clip.flatMap { $0.isRounded ? $0 : nil }, antialiasEdges: p.allowsEdgeAntialiasing,
                                          maskPass: maskID)))
@@ -293,27 +318,51 @@ public struct RenderPlanBuilder {
             guard let mask = tree.layers[index].mask else { return nil }
             let m = tree.layers[mask]
             // Masks ignore compositing and background filters (§11.5): nothing may split this pass.
-            return pass(width: width, height: height, purpose: "mask of \(tree.path(of: index))", allowsBackdrop: false) { walk, maskItems in
+            return pass(width: width, height: height, purpose: "mask of \(tree.path(of: index))", owner: label(index),
+                        allowsBackdrop: false) { walk, maskItems in
                 guard !m.properties.isHidden else { return }
                 let maskToPass = m.transformToParent.concatenating(toPass.flattened)
                 walk.drawContent(mask, toTarget: maskToPass, opacity: max(0, min(1, m.properties.opacity)), into: &maskItems)
             }
         }
 
+        /// The target grown by what bilinear sampling reads beyond its edge, in its pixels.
+        var samplingTarget: CGRect {
+            CGRect(x: 0, y: 0, width: target.width, height: target.height)
+                .insetBy(dx: -VisibleRegion.samplingMargin, dy: -VisibleRegion.samplingMargin)
+        }
+
+        /// The pass that draws the part `visible` of `rect` at `density` target pixels per point:
+        /// the texels of a pass of all of `rect` that cover `visible`, so that a clipped pass
+        /// samples exactly as the whole one would. At most `maximumPassSide` a side (coarser beyond).
+        func clippedPassGeometry(_ rect: CGRect, visible: CGRect, density: CGFloat) -> (rect: CGRect, width: Int, height: Int) {
+            let side = CGFloat(maximumPassSide)
+            let columns = max(1, (rect.width * density).rounded(.up)), rows = max(1, (rect.height * density).rounded(.up))
+            guard visible != rect else { return (rect, Int(min(side, columns)), Int(min(side, rows))) }
+            let texel = CGSize(width: rect.width / columns, height: rect.height / rows)
+            let part = VisibleRegion.snapped(visible, origin: rect.origin, step: texel).intersection(rect)
+            guard !part.isNull, part.width > 0, part.height > 0 else { return (rect, Int(min(side, columns)), Int(min(side, rows))) }
+            return (part, Int(min(side, max(1, (part.width / texel.width).rounded()))),
+                    Int(min(side, max(1, (part.height / texel.height).rounded()))))
+        }
+
         /// The pass being built while `body` collects its items: backdrop filters inside may
         /// split it (`RenderPass.startsFrom`); the 3D context and blend override stop at it.
-        mutating func pass(width: Int, height: Int, purpose: String, clearColor: PremultipliedColor = .clear,
+        /// Counted as `owner`'s offscreen image.
+        mutating func pass(width: Int, height: Int, purpose: String, owner: LayerLabel, clearColor: PremultipliedColor = .clear,
                            allowsBackdrop: Bool = true, _ body: (inout Walk, inout [DrawItem]) -> Void) -> Int {
-            let outer = (target, toContext, blendOverride)
+            let outer = (target, toContext, blendOverride, targetIsFlipped)
             target = PassTarget(width: width, height: height, purpose: purpose, clearColor: clearColor, allowsBackdrop: allowsBackdrop)
             toContext = nil
             blendOverride = nil
+            targetIsFlipped = false  // a pass is drawn in its layer's own (unmirrored) space
             var items: [DrawItem] = []
             body(&self, &items)
             let id = passes.count
             passes.append(RenderPass(id: id, width: width, height: height, purpose: purpose, clearColor: clearColor,
                                      items: items, startsFrom: target.startsFrom))
-            (target, toContext, blendOverride) = outer
+            offscreen.append(OffscreenArea(layer: owner, purpose: purpose, width: width, height: height))
+            (target, toContext, blendOverride, targetIsFlipped) = outer
             return id
         }
 

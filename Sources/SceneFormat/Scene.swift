@@ -22,6 +22,11 @@ public struct Scene {
     public var video: VideoBinding?
     /// Where the scene was read from.
     public var fileURL: URL?
+    /// The scene's budget: the defaults, or lower figures its `"limits"` asked for.
+    public var limits: SceneLimits.Budget = .standard
+    /// What the loader accepted but the author likely did not mean (keyTimes Core Animation
+    /// ignores), one line each in the `file:line:column: path: reason` form.
+    public var warnings: [SceneProblem] = []
 
     /// The asset name an image was loaded from, for printing presentation values.
     public func assetName(of image: CGImage) -> String? {

@@ -154,6 +154,14 @@ extension SceneDecoder {
                 if !r.has("path") { fail(n, r.path("rotationMode"), "rotationMode needs a \"path\"") }
                 keyframe.rotationMode = CAAnimationRotationMode(rawValue: v)
             }
+            // Key times that do not fit are ignored by Core Animation (§4.1, E68): a warning, not an error.
+            if let n = r["keyTimes"], let given = keyframe.keyTimes?.map(\.doubleValue) {
+                let count = keyframe.path.map { $0.segments.count + 1 } ?? keyframe.values?.count ?? 0
+                if count > 0, let reason = KeyTimes.resolve(given, mode: keyframe.calculationMode, count: count,
+                                                           alongPath: keyframe.path != nil).ignored {
+                    warn(n, r.path("keyTimes"), reason)
+                }
+            }
             animation = keyframe
         default:
             let basic = type == "spring" ? CASpringAnimation() : CABasicAnimation()

@@ -246,6 +246,11 @@ extension SceneDecoder {
         if let n = r["locations"], let items = array(n, r.path("locations")) {
             let values = items.enumerated().compactMap { number($1, "\(r.path("locations"))[\($0)]") }
             if values.count == items.count { layer.locations = values.map { NSNumber(value: $0) } }
+            // What Core Animation draws then is not known (ignored, or nothing): refused (§15.2).
+            if let colors = r["colors"].flatMap({ node -> [JSONNode]? in if case .array(let c) = node.value { c } else { nil } }),
+               colors.count != items.count {
+                fail(n, r.path("locations"), "\(items.count) location\(items.count == 1 ? "" : "s") for \(colors.count) colour\(colors.count == 1 ? "" : "s") (give one location per colour, or none)")
+            }
         }
         if let n = r["startPoint"], let v = point(n, r.path("startPoint")) { layer.startPoint = v }
         if let n = r["endPoint"], let v = point(n, r.path("endPoint")) { layer.endPoint = v }

@@ -6,6 +6,9 @@ final class SceneDecoder {
     let file: String
     let baseDirectory: URL
     private(set) var problems: [SceneProblem] = []
+    /// What Core Animation tolerates but the author likely did not mean (ignored keyTimes).
+    private(set) var warnings: [SceneProblem] = []
+    let options: SceneLoadOptions
     /// The scene's assets, once read (animations of `contents` name them).
     var assets: [String: SceneAsset] = [:]
     /// Every name under `assets`, loadable or not.
@@ -15,9 +18,15 @@ final class SceneDecoder {
     /// Problems are capped so a pathological file cannot produce unbounded output.
     static let problemLimit = 200
 
-    init(file: String, baseDirectory: URL) {
+    init(file: String, baseDirectory: URL, options: SceneLoadOptions = SceneLoadOptions()) {
         self.file = file
         self.baseDirectory = baseDirectory
+        self.options = options
+    }
+
+    func warn(_ node: JSONNode?, _ path: String, _ reason: String) {
+        guard warnings.count < Self.problemLimit else { return }
+        warnings.append(SceneProblem(file: file, location: node?.location, path: path, reason: reason))
     }
 
     func fail(_ node: JSONNode?, _ path: String, _ reason: String) {

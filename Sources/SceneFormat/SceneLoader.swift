@@ -1,32 +1,62 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Geometry
 import Animation
 import Layers
+
+/// How a scene file is loaded.
+public struct SceneLoadOptions: Sendable, Equatable {
+    /// Let asset paths lead outside the scene file's folder (`../`, absolute paths, symlinks
+    /// pointing out): for trusted local files only (`--allow-assets-outside`). Default false:
+    /// a scene can read nothing but the files beside it.
+    public var allowsAssetsOutsideFolder: Bool
+
+    public init(allowsAssetsOutsideFolder: Bool = false) {
+        self.allowsAssetsOutsideFolder = allowsAssetsOutsideFolder
+    }
+}
 
 /// Loads scene files (scene-format.md) into exactly the layer tree the equivalent Swift calls build.
 ///
 /// Strict: unknown keys, wrong types, NaN, out-of-range values and exceeded limits are all errors,
 /// every one listed as `file:line:column: JSON path: reason`, and nothing is returned.
 public enum SceneLoader {
-    /// Loads the scene at `url`; asset paths are relative to its folder.
-    public static func load(contentsOf url: URL) throws(SceneLoadError) -> Scene {
+    /// Loads the scene at `url`; asset paths are relative to its folder and, unless `options`
+    /// say otherwise, must stay inside it.
+    public static func load(contentsOf url: URL, options: SceneLoadOptions = SceneLoadOptions()) throws(SceneLoadError) -> Scene {
         let name = url.lastPathComponent
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
-        if let size, size > SceneLimits.maximumFileBytes {
+        func refuse(_ reason: String) -> SceneLoadError {
+            SceneLoadError(problems: [SceneProblem(file: url.relativePath, location: nil, path: "", reason: reason)])
+        }
+        // Opened without blocking: a fifo or a device is refused, never waited on.
+        let fd: Int32
+        switch InputFile.open(url.path) {
+        case .failure(let error): throw refuse(error.reason)
+        case .success(let opened): fd = opened
+        }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        if fstat(fd, &info) == 0, Int(info.st_size) > SceneLimits.maximumFileBytes {
             throw SceneLoadError(problems: [SceneProblem(file: name, location: nil, path: "",
-                                                         reason: "file is \(size) bytes, over the \(SceneLimits.maximumFileBytes)-byte limit")])
+                                                         reason: "file is \(info.st_size) bytes, over the \(SceneLimits.maximumFileBytes)-byte limit")])
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            let reason = FileManager.default.fileExists(atPath: url.path) ? "cannot read the file" : "no such file"
-            throw SceneLoadError(problems: [SceneProblem(file: url.relativePath, location: nil, path: "", reason: reason)])
+        guard let data = try? handle.read(upToCount: SceneLimits.maximumFileBytes + 1) ?? Data() else {
+            throw refuse("cannot read the file")
         }
-        var scene = try load(bytes: [UInt8](data), fileName: name, baseDirectory: url.deletingLastPathComponent())
+        guard data.count <= SceneLimits.maximumFileBytes else {
+            throw refuse("file is over the \(SceneLimits.maximumFileBytes)-byte limit")
+        }
+        var scene = try load(bytes: [UInt8](data), fileName: name, baseDirectory: url.deletingLastPathComponent(), options: options)
         scene.fileURL = url
         return scene
     }
 
-    /// Loads a scene from bytes; `fileName` names it in errors, `baseDirectory` resolves assets.
-    public static func load(bytes: [UInt8], fileName: String, baseDirectory: URL) throws(SceneLoadError) -> Scene {
+    /// Loads a scene from bytes; `fileName` names it in errors, `baseDirectory` resolves assets
+    /// (and confines them, unless `options` say otherwise).
+    public static func load(bytes: [UInt8], fileName: String, baseDirectory: URL,
+                            options: SceneLoadOptions = SceneLoadOptions()) throws(SceneLoadError) -> Scene {
         let root: JSONNode
         do {
             root = try JSONParser.parse(bytes, maxDepth: 2 * SceneLimits.maximumDepth + 16)
@@ -37,9 +67,12 @@ public enum SceneLoader {
                 : "invalid JSON: \(error.message)"
             throw SceneLoadError(problems: [SceneProblem(file: fileName, location: error.location, path: "", reason: reason)])
         }
-        let decoder = SceneDecoder(file: fileName, baseDirectory: baseDirectory)
+        let decoder = SceneDecoder(file: fileName, baseDirectory: baseDirectory, options: options)
         let scene = decoder.scene(root)
-        if let scene, decoder.problems.isEmpty { return scene }
+        if var scene, decoder.problems.isEmpty {
+            scene.warnings = decoder.warnings
+            return scene
+        }
         var sorted = decoder.problems.sorted { ($0.location?.offset ?? -1) < ($1.location?.offset ?? -1) }
         if decoder.omittedProblems > 0 {
             let n = decoder.omittedProblems
@@ -92,6 +125,20 @@ extension SceneDecoder {
             }
         }
 
+        var limits = SceneLimits.Budget.standard
+        if let limitsNode = top["limits"], let reader = object(limitsNode, "limits") {
+            let fields: [(String, WritableKeyPath<SceneLimits.Budget, Int>)] = [
+                ("presentedLayers", \.presentedLayers), ("offscreenPixels", \.offscreenPixels),
+                ("keyframeValues", \.keyframeValues), ("pathElements", \.pathElements)]
+            for (key, field) in fields {
+                // A scene may lower a limit, never raise it.
+                if let n = reader[key], let v = integer(n, reader.path(key), in: 0...SceneLimits.Budget.standard[keyPath: field]) {
+                    limits[keyPath: field] = v
+                }
+            }
+            reader.reportUnknownKeys()
+        }
+
         var video: VideoBinding?
         if let videoNode = top["video"], let reader = object(videoNode, "video") {
             let assetName = reader["asset"].flatMap { string($0, reader.path("asset")) }
@@ -102,7 +149,8 @@ extension SceneDecoder {
             if let assetName, let layerName {
                 if let asset = assets[assetName], asset.kind != .video {
                     fail(reader["asset"], reader.path("asset"), "asset \"\(assetName)\" is an image, not a video")
-                } else if assets[assetName] == nil {
+                } else if assets[assetName] == nil, !declaredAssetNames.contains(assetName) {
+                    // A declared asset that failed to load has its own error already.
                     fail(reader["asset"], reader.path("asset"), "unknown asset \"\(assetName)\"")
                 }
                 video = VideoBinding(asset: assetName, layerName: layerName)
@@ -143,7 +191,7 @@ extension SceneDecoder {
         }
         guard problems.isEmpty, width > 0, height > 0 else { return nil }
         return Scene(width: width, height: height, scale: scale, framesPerSecond: fps, duration: duration,
-                     background: background, root: root.layer, assets: assets, video: video, fileURL: nil)
+                     background: background, root: root.layer, assets: assets, video: video, fileURL: nil, limits: limits)
     }
 
     private func asset(_ node: JSONNode, _ path: String) -> SceneAsset? {
@@ -152,22 +200,34 @@ extension SceneDecoder {
             fail(node, path, "empty asset path")
             return nil
         }
-        let url = relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : baseDirectory.appendingPathComponent(relative)
+        let url: URL
+        if options.allowsAssetsOutsideFolder {
+            url = relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : baseDirectory.appendingPathComponent(relative)
+        } else {
+            // The same answer whether or not the file exists: it tells nothing about the machine.
+            guard let resolved = AssetPath.confined(relative, in: baseDirectory.path) else {
+                fail(node, path, "\"\(relative)\" is outside the scene's folder (assets must resolve inside it, "
+                     + "symlinks followed; --allow-assets-outside lifts this for trusted scenes)")
+                return nil
+            }
+            url = URL(fileURLWithPath: resolved)
+        }
         let ext = url.pathExtension.lowercased()
         if ["mp4", "mov", "m4v", "webm", "mkv", "avi"].contains(ext) {
-            guard FileManager.default.isReadableFile(atPath: url.path) else {
-                fail(node, path, "cannot read video \"\(relative)\"")
+            if let problem = InputFile.problem(at: url.path) {
+                fail(node, path, "cannot read video \"\(relative)\": \(problem)")
                 return nil
             }
             return SceneAsset(kind: .video, url: url, image: nil)
         }
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            fail(node, path, "cannot read image \"\(relative)\"")
+        // Sizes live in the first few kilobytes; read no more than that (a fifo is refused, not waited on).
+        let header: [UInt8]
+        switch InputFile.readPrefix(url.path, limit: 64 * 1024) {
+        case .failure(let error):
+            fail(node, path, "cannot read image \"\(relative)\": \(error.reason)")
             return nil
+        case .success(let bytes): header = bytes
         }
-        defer { try? handle.close() }
-        // Sizes live in the first few kilobytes; read no more than that.
-        let header = [UInt8]((try? handle.read(upToCount: 64 * 1024)) ?? Data())
         switch ImageHeader.read(header) {
         case .failure(let reason):
             fail(node, path, "\"\(relative)\": \(reason.reason)")

@@ -688,3 +688,25 @@ final class AnimationRulesTests: XCTestCase {
         XCTAssertEqual(Double(sum.m21), -2, accuracy: 1e-12)
     }
 }
+
+/// §4.1's keyTimes rule, in one place for the track and the loader's warnings (E68).
+final class KeyTimesTests: XCTestCase {
+    func testE68InvalidKeyTimesFallBackToEvenSpacing() {
+        let notMonotonic = KeyTimes.resolve([0, 0.6, 0.5], mode: .linear, count: 3, alongPath: false)
+        XCTAssertEqual(notMonotonic.times, [0, 0.5, 1])
+        XCTAssertNotNil(notMonotonic.ignored)
+        let wrongCount = KeyTimes.resolve([0, 0.5], mode: .linear, count: 3, alongPath: false)
+        XCTAssertEqual(wrongCount.times, [0, 0.5, 1])
+        XCTAssertEqual(wrongCount.ignored, "2 keyTimes for 3 key frames; Core Animation ignores them and spaces the keyframes evenly")
+        XCTAssertEqual(KeyTimes.resolve([0, 0.25, 1], mode: .linear, count: 3, alongPath: false).times, [0, 0.25, 1])
+        XCTAssertNil(KeyTimes.resolve([0, 0.25, 1], mode: .linear, count: 3, alongPath: false).ignored)
+    }
+
+    func testDiscreteTakesNPlusOneOrTheCommonNForm() {
+        XCTAssertEqual(KeyTimes.resolve([0, 0.5, 0.75, 1], mode: .discrete, count: 3, alongPath: false).times, [0, 0.5, 0.75, 1])
+        XCTAssertEqual(KeyTimes.resolve([0, 0.5, 0.75], mode: .discrete, count: 3, alongPath: false).times, [0, 0.5, 0.75, 1])
+        XCTAssertEqual(KeyTimes.resolve([], mode: .discrete, count: 2, alongPath: false).times, [0, 0.5, 1])
+        XCTAssertNotNil(KeyTimes.resolve([0, 0.5], mode: .discrete, count: 1, alongPath: true).ignored)
+        XCTAssertNil(KeyTimes.resolve([0, 1], mode: .paced, count: 2, alongPath: false).times)
+    }
+}

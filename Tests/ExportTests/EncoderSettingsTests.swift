@@ -71,11 +71,30 @@ final class EncoderSettingsTests: XCTestCase {
         XCTAssertTrue(second.contains { $0.contains("paletteuse") })
     }
 
+    /// Audio mixed by a graph (an AVFoundation composition's tracks): its inputs after the
+    /// frames, its output mapped and encoded, the length a time for both streams.
+    func testAudioGraphIsMixedIntoTheOutput() {
+        var settings = EncoderSettings(kind: .h264MOV, width: 64, height: 48, framesPerSecond: 5, frameCount: 2)
+        settings.audioGraph = AudioGraph(inputs: [["-ss", "1.000000", "-i", "/a.mp4"]], filter: "[1:1]anull[aout]")
+        let a = settings.arguments(output: "o.mov")
+        XCTAssertTrue(a.contains(sequence: ["-i", "pipe:0", "-ss", "1.000000", "-i", "/a.mp4", "-filter_complex", "[1:1]anull[aout]"]), "\(a)")
+        XCTAssertTrue(a.contains(sequence: ["-map", "0:v", "-map", "[aout]"]), "\(a)")
+        XCTAssertTrue(a.contains(sequence: ["-c:a", "aac"]), "\(a)")
+        XCTAssertTrue(a.contains(sequence: ["-t", "0.400000"]), "\(a)")
+        XCTAssertFalse(a.contains("-frames:v"), "\(a)")
+        XCTAssertTrue(EncoderSettings(kind: .h264MP4, width: 64, height: 48, framesPerSecond: 5, frameCount: 2).arguments(output: "o.mp4")
+            .contains(sequence: ["-movflags", "+faststart"]), "MP4 is fast-start by default")
+        var plain = EncoderSettings(kind: .h264MP4, width: 64, height: 48, framesPerSecond: 5, frameCount: 2)
+        plain.fastStart = false
+        XCTAssertFalse(plain.arguments(output: "o.mp4").contains("-movflags"))
+    }
+
     func testAudioIsCopiedWhereTheContainerTakesIt() {
         let aac = AudioPassthrough(url: URL(fileURLWithPath: "/in.mov"), codec: "aac", start: 2)
         let mp4 = EncoderSettings(kind: .h264MP4, width: 64, height: 48, framesPerSecond: 30, frameCount: 30, audio: aac)
         let a = mp4.arguments(output: "o.mp4")
-        XCTAssertTrue(a.contains(sequence: ["-ss", "2.000000", "-i", "/in.mov"]))
+        // The input is opened as its probed container only, its name never read as a protocol.
+        XCTAssertTrue(a.contains(sequence: ["-f", "mov", "-protocol_whitelist", "file,pipe", "-ss", "2.000000", "-i", "file:/in.mov"]))
         XCTAssertTrue(a.contains(sequence: ["-map", "0:v", "-map", "1:a:0?"]))
         XCTAssertTrue(a.contains(sequence: ["-c:a", "copy"]))
         XCTAssertTrue(a.contains(sequence: ["-t", "1.000000"]))

@@ -124,11 +124,11 @@ final class ExportFailureTests: XCTestCase {
         // A fifo: ffprobe would wait for a writer for ever; it is refused by type.
         let fifo = folder.appendingPathComponent("pipe.mp4")
         XCTAssertEqual(mkfifo(fifo.path, 0o644), 0)
-        XCTAssertEqual(try compositingError(fifo, folder: folder), .badInput(path: fifo.path, reason: "is a pipe (fifo), not a video file"))
+        XCTAssertEqual(try compositingError(fifo, folder: folder), .badInput(path: fifo.path, reason: "is a pipe (fifo), not a regular file"))
         // A folder.
         let directory = folder.appendingPathComponent("folder.mp4")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-        XCTAssertEqual(try compositingError(directory, folder: folder), .badInput(path: directory.path, reason: "is a folder, not a video"))
+        XCTAssertEqual(try compositingError(directory, folder: folder), .badInput(path: directory.path, reason: "is a folder, not a file"))
         // Permissions 000 stop reads only when the tests do not run as root.
         let locked = folder.appendingPathComponent("locked.mp4")
         try testPattern(locked)

@@ -107,13 +107,20 @@ final class VideoExportTests: XCTestCase {
         let folder = try VideoTestSupport.folder(self)
         let url = folder.appendingPathComponent("broken.webm")
         var o = options(url, frames: 0...3, background: .black)
-        o.quality = 999  // libvpx refuses a CRF outside 0…63
+        // A quality outside VP9's 0…63 is refused before ffmpeg starts.
+        o.quality = 999
         XCTAssertThrowsError(try VideoExporter(root: VideoTestSupport.movingScene(), options: o).run()) { error in
-            guard case .toolFailed(let program, _, let message)? = error as? ExportError else { return XCTFail("\(error)") }
-            XCTAssertEqual(program, "ffmpeg")
-            XCTAssertFalse(message.isEmpty)
+            XCTAssertEqual(error as? ExportError, .invalidSettings("--crf 999 is outside 0…63 for VP9"))
         }
-        XCTAssertEqual(VideoTestSupport.leftovers(folder), [])
+        // An encoder that takes the frames and fails.
+        o.quality = nil
+        let fake = try VideoTestSupport.fakeFFmpeg(in: folder, script: "cat > /dev/null\necho 'Invalid encoder setting' >&2\nexit 3")
+        setenv(FFmpegProcess.programVariable, fake, 1)
+        defer { unsetenv(FFmpegProcess.programVariable) }
+        XCTAssertThrowsError(try VideoExporter(root: VideoTestSupport.movingScene(), options: o).run()) { error in
+            XCTAssertEqual(error as? ExportError, .toolFailed("ffmpeg", status: 3, message: "Invalid encoder setting"))
+        }
+        XCTAssertEqual(VideoTestSupport.leftovers(folder), ["fake-ffmpeg"])
     }
 
     func testCancelLeavesNoFile() throws {

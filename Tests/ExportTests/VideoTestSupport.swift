@@ -43,21 +43,11 @@ enum VideoTestSupport {
     }
 
     /// ffprobe's view of the first stream of `type` (`v` or `a`), frames counted.
-    static func probe(_ url: URL, stream: String = "v") throws -> [String: Any]? {
-        let out = try FFmpegProcess.run(program: "ffprobe", arguments: [
-            "-v", "error", "-count_frames", "-select_streams", "\(stream):0", "-show_streams", "-print_format", "json", url.path])
-        let json = try JSONSerialization.jsonObject(with: Data(out)) as? [String: Any]
-        return (json?["streams"] as? [[String: Any]])?.first
-    }
+    static func probe(_ url: URL, stream: String = "v") throws -> [String: Any]? { try MediaFiles.probe(url, stream: stream) }
 
     /// Every decoded frame as straight RGBA (`-c:v libvpx-vp9` first for WebM, to keep alpha).
     static func decode(_ url: URL, width: Int, height: Int, vp9Alpha: Bool = false) throws -> [[UInt8]] {
-        var args = ["-v", "error", "-nostdin"]
-        if vp9Alpha { args += ["-c:v", "libvpx-vp9"] }
-        args += ["-i", url.path, "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"]
-        let bytes = try FFmpegProcess.run(arguments: args)
-        let frame = width * height * 4
-        return stride(from: 0, to: bytes.count - frame + 1, by: frame).map { Array(bytes[$0..<($0 + frame)]) }
+        try MediaFiles.decode(url, width: width, height: height, vp9Alpha: vp9Alpha)
     }
 
     /// The per-frame MD5s of the decoded video (`-f framemd5`), without the header lines.
@@ -80,12 +70,7 @@ enum VideoTestSupport {
 
     /// A generated clip: `filter` from ffmpeg's lavfi sources, with a sine tone as audio.
     static func clip(_ url: URL, video filter: String, seconds: Double, audio: Bool = true) throws {
-        var args = ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", filter]
-        if audio { args += ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)"] }
-        args += ["-t", String(seconds), "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv444p"]
-        if audio { args += ["-c:a", "aac"] }
-        args.append(url.path)
-        _ = try FFmpegProcess.run(arguments: args)
+        try MediaFiles.clip(url, video: filter, seconds: seconds, audio: audio)
     }
 
     /// Files in `folder` other than `keep` (temporary files must not survive an export).
@@ -120,10 +105,48 @@ enum VideoTestSupport {
         }
     }
 
+    /// A folder `fake-ffmpeg` in `folder` holding an `ffmpeg` that runs `script` (sh) and the real
+    /// `ffprobe` beside it (`LAMINA_FFMPEG` takes ffprobe from the same folder); returns the
+    /// script's path, for `LAMINA_FFMPEG`.
+    static func fakeFFmpeg(in folder: URL, script: String) throws -> String {
+        let bin = folder.appendingPathComponent("fake-ffmpeg")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let program = bin.appendingPathComponent("ffmpeg")
+        try Data("#!/bin/sh\n\(script)\n".utf8).write(to: program)
+        XCTAssertEqual(chmod(program.path, 0o755), 0)
+        let probe = bin.appendingPathComponent("ffprobe")
+        if let real = FFmpegProcess.locate("ffprobe"), !FileManager.default.fileExists(atPath: probe.path) {
+            try FileManager.default.createSymbolicLink(at: probe, withDestinationURL: real)
+        }
+        return program.path
+    }
+
     // MARK: - The lamina executable
 
     static func lamina(_ arguments: [String], in folder: URL, environment: [String: String] = [:], timeout: Double = 120) throws -> LaminaProcess.Run {
         try LaminaProcess.run(arguments, in: folder, environment: environment, timeout: timeout)
+    }
+
+    /// Runs `/bin/sh -c command` in `folder` (a `ulimit` around lamina), at most 120 s.
+    static func shell(_ command: String, in folder: URL) throws -> LaminaProcess.Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.currentDirectoryURL = folder
+        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-test-shell-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errURL) }
+        let err = try FileHandle(forWritingTo: errURL)
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try? err.close()
+        wait(120) { !process.isRunning }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return LaminaProcess.Run(status: process.terminationStatus, stdout: "",
+                                 stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
     }
 
     /// Processes whose command line contains `fragment` (from `/proc/PID/cmdline`).

@@ -62,7 +62,7 @@ final class ImageFileTests: XCTestCase {
         let missing = folder.file("missing.png")
         let error = assertThrowsImageIOError { () throws(ImageIOError) in try ImageFile.read(contentsOf: missing) }
         guard case .unreadable(missing.path, let reason) = error else { return XCTFail("got \(String(describing: error))") }
-        XCTAssertEqual(reason, "No such file or directory")
+        XCTAssertEqual(reason, "no such file")
 
         guard case .unreadable(folder.url.path, _) = assertThrowsImageIOError({ () throws(ImageIOError) in
             try ImageFile.read(contentsOf: folder.url)

@@ -345,8 +345,9 @@ final class AppleMeasuredSemanticsTests: XCTestCase {
         keyframes.values = [CGFloat(1), CGFloat(3)]
         XCTAssertEqual(presented(CALayer(), keyframes, at: 0.5).rasterizationScale, 2, accuracy: 1e-9)
 
+        let previousClock = CATransaction.mediaClock
         CATransaction.mediaClock = ManualMediaClock(time: 0)
-        defer { CATransaction.mediaClock = HostMediaClock() }
+        defer { CATransaction.mediaClock = previousClock }  // a host clock left behind would move later suites' beginTime 0
         for (key, change) in [("shouldRasterize", { (l: CALayer) in l.shouldRasterize = true }),
                               ("rasterizationScale", { (l: CALayer) in l.rasterizationScale = 2 })] {
             let layer = CALayer()
@@ -378,8 +379,9 @@ final class AppleMeasuredSemanticsTests: XCTestCase {
         func presentedContents(_ animation: CAAnimation, at t: Double) -> CGImage? {
             let layer = CALayer()
             layer.contents = c
+            let previousClock = CATransaction.mediaClock
             CATransaction.mediaClock = ManualMediaClock(time: 0)
-            defer { CATransaction.mediaClock = HostMediaClock() }
+            defer { CATransaction.mediaClock = previousClock }  // a host clock left behind would move later suites' beginTime 0
             let timeline = LayerTimeline(root: layer, time: 0)
             _ = presented(layer, animation, at: 0)
             (CATransaction.mediaClock as? ManualMediaClock)?.currentTime = t
@@ -564,8 +566,9 @@ final class AppleMeasuredSemanticsTests: XCTestCase {
     }
 
     func testSubclassesOverrideInitializersAndKeepTheirTypeInCopies() {
+        let previousClock = CATransaction.mediaClock
         CATransaction.mediaClock = ManualMediaClock(time: 0)
-        defer { CATransaction.mediaClock = HostMediaClock() }
+        defer { CATransaction.mediaClock = previousClock }  // a host clock left behind would move later suites' beginTime 0
         let ring = Ring.layer()
         ring.width = 5
         let timeline = LayerTimeline(root: ring, time: 0)

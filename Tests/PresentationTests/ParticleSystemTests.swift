@@ -3,9 +3,17 @@ import Geometry
 import Animation
 import Layers
 import Presentation
+import Timing
 
 /// Emitter particles in closed form (§15.5, examples C11–C12).
 final class ParticleSystemTests: XCTestCase {
+    /// Animations added with `beginTime` 0 start at the media clock's "now": start every test at
+    /// 0, whatever timelines earlier tests drove.
+    override func setUp() {
+        super.setUp()
+        CATransaction.mediaClock = ManualMediaClock()
+    }
+
     private let image = CGImage(width: 8, height: 4, source: nil)
 
     private func cell(birthRate: Float = 10, lifetime: Float = 2) -> EmitterCellProperties {

@@ -3,9 +3,17 @@ import Geometry
 import Animation
 import Layers
 import Presentation
+import Timing
 
 /// The flat presentation tree: order, paths, times, matrices and flattening (§11.3).
 final class PresentationTreeTests: XCTestCase {
+    /// Animations added with `beginTime` 0 start at the media clock's "now": start every test at
+    /// 0, whatever timelines earlier tests drove.
+    override func setUp() {
+        super.setUp()
+        CATransaction.mediaClock = ManualMediaClock()
+    }
+
     private func project(_ t: CATransform3D, _ x: CGFloat, _ y: CGFloat) -> CGPoint {
         let p = t.transform(x: x, y: y)
         return CGPoint(x: p.x / p.w, y: p.y / p.w)

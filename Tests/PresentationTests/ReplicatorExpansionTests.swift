@@ -3,9 +3,17 @@ import Geometry
 import Animation
 import Layers
 import Presentation
+import Timing
 
 /// Replicator copies in the presentation tree (§15.4, examples C08–C10).
 final class ReplicatorExpansionTests: XCTestCase {
+    /// Animations added with `beginTime` 0 start at the media clock's "now": start every test at
+    /// 0, whatever timelines earlier tests drove.
+    override func setUp() {
+        super.setUp()
+        CATransaction.mediaClock = ManualMediaClock()
+    }
+
     private func centre(_ layer: PresentedLayer) -> CGPoint {
         let b = layer.properties.bounds
         let p = layer.transformToRoot.transform(x: b.midX, y: b.midY)

@@ -5,9 +5,10 @@ import Lamina
 /// Inputs kept from fuzzing the scene loader (`tools/fuzz-scene-loader.sh`) and its stress seeds.
 ///
 /// Every file in `FuzzRegressions/` must either load or be refused with a `SceneLoadError` that
-/// lists at least one problem; a loaded scene must also evaluate and encode at a few times (what
-/// the fuzz target does). Files are named `NNN-description.json`; the tests below pin the
-/// expected outcome of each one.
+/// lists at least one problem; a loaded scene is either over its budget (`ModelFigures`, as the
+/// fuzz target and `lamina` refuse it) or evaluates and encodes at a few times with no more
+/// presented layers than its figure (what the fuzz target does). Files are named
+/// `NNN-description.json`; the tests below pin the expected outcome of each one.
 final class FuzzRegressionTests: XCTestCase {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("FuzzRegressions", isDirectory: true)
@@ -50,10 +51,13 @@ final class FuzzRegressionTests: XCTestCase {
         for url in inputs {
             switch load(url) {
             case .success(let scene):
+                let figures = ModelFigures.measure(scene.root)
+                guard figures.presentedLayers <= scene.limits.presentedLayers else { continue }
                 let encoder = PresentationJSON(imageName: scene.assetNamer())
                 for time in [0, 1.0 / 60, 0.5, scene.duration ?? 2, 1_000.25] {
                     let tree = PresentationTree.evaluate(scene.root, at: time)
                     XCTAssertFalse(tree.layers.isEmpty, url.lastPathComponent)
+                    XCTAssertLessThanOrEqual(tree.layers.count, figures.presentedLayers, url.lastPathComponent)
                     XCTAssertFalse(encoder.line(for: tree).isEmpty, url.lastPathComponent)
                 }
             case .failure(let error):
@@ -130,5 +134,51 @@ final class FuzzRegressionTests: XCTestCase {
         let tree = PresentationTree.evaluate(scene.root, at: 0)
         XCTAssertEqual(tree.layers.count, 257)
         XCTAssertEqual(tree.layers.filter(\.isMask).count, 256)
+    }
+
+    // MARK: - 008–012: expansions and offscreen images (the budget, tools/fuzz/SceneFuzzer.swift)
+
+    /// Found by the fuzzer extended to budgets (a timeout: six evaluations and JSON lines of
+    /// 1,002 layers under ASan): 1,000 copies of a replicator with no sublayers. Within budget,
+    /// its figure is exact.
+    func test008ReplicatorOfEmptyReplicatorsIsCountedExactly() {
+        guard let scene = loaded("008-replicator-of-empty-replicators.json") else { return }
+        let figures = ModelFigures.measure(scene.root)
+        XCTAssertEqual(figures.presentedLayers, 1_002)
+        XCTAssertEqual(PresentationTree.evaluate(scene.root, at: 0).layers.count, 1_002)
+    }
+
+    /// Three nested replicators of 1,000 (271 bytes) used to grow past 10 GB; twenty emitters at
+    /// the per-emitter cap took 5.5 GB and 16 s: both are over budget, known without expanding.
+    func test009And010ExpansionsOverBudgetAreCountedNotBuilt() {
+        guard let replicators = loaded("009-nested-replicators-over-budget.json"),
+              let emitters = loaded("010-twenty-emitters-over-budget.json") else { return }
+        let r = ModelFigures.measure(replicators.root)
+        XCTAssertEqual(r.presentedLayers, 1_001_001_002)
+        XCTAssertEqual(r.largest, ModelFigures.Contributor(layer: "root.sublayers[0].sublayers[0].sublayers[0].sublayers[0]",
+                                                           count: 1_000_000_000, reason: "1,000 × 1,000 × 1,000 replicator copies"))
+        let e = ModelFigures.measure(emitters.root)
+        XCTAssertEqual(e.presentedLayers, 2_000_021)
+        XCTAssertEqual(e.largest?.reason, "up to 100,000 particles")
+        for figures in [r, e] { XCTAssertGreaterThan(figures.presentedLayers, SceneLimits.maximumPresentedLayers) }
+    }
+
+    /// A shape with 10⁷-point bounds (about 1 GB for a 32×32 frame before) and seven nested
+    /// group-opacity layers as large (5.7 GB): every offscreen pass is clipped to the 32×32 the
+    /// output shows (plus the 2-pixel sampling margin on each side, once per level of nesting:
+    /// at most 7 × 4 pixels here), every raster to it grown to 256-pixel tiles.
+    func test011And012OffscreenImagesAreClippedToTheOutput() {
+        for name in ["011-huge-shape-clipped.json", "012-nested-group-opacity-clipped.json"] {
+            guard let scene = loaded(name) else { continue }
+            let builder = RenderPlanBuilder(width: scene.width, height: scene.height, scale: scene.scale,
+                                            contentRasterizer: MeasuringRasterizer())
+            let plan = builder.plan(for: PresentationTree.evaluate(scene.root, at: 0))
+            XCTAssertFalse(plan.offscreen.isEmpty, name)
+            for area in plan.offscreen {
+                let limit = area.purpose == "path" ? 32 + 2 * 256 : 32 + 7 * 2 * Int(VisibleRegion.samplingMargin) + 1
+                XCTAssertLessThanOrEqual(max(area.width, area.height), limit, "\(name): \(area.purpose) of \(area.layer)")
+            }
+            if name.hasPrefix("012") { XCTAssertEqual(plan.offscreen.filter { $0.purpose == "group opacity" }.count, 7) }
+        }
     }
 }

@@ -105,7 +105,7 @@ final class InspectCommandTests: XCTestCase {
         let run = try lamina(["inspect", scene.path])
         XCTAssertEqual(run.status, 2)
         XCTAssertEqual(run.stdout, "")
-        XCTAssertEqual(run.stderrLines, ["lamina: inspect needs at least one --time"])
+        XCTAssertEqual(run.stderrLines, ["lamina: inspect needs at least one --time (or --budget)"])
 
         let dangling = try lamina(["inspect", scene.path, "--time"])
         XCTAssertEqual(dangling.status, 2)

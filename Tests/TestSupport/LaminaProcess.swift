@@ -24,6 +24,10 @@ public enum LaminaProcess {
         public var stderr: String
         public var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
         public var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status; self.stdout = stdout; self.stderr = stderr
+        }
     }
 
     /// A started `lamina` whose standard error goes to a file (read it while it runs).
