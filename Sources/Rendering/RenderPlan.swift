@@ -282,8 +282,8 @@ extension DrawItem {
 extension DrawItem {
     /// Every item split at its corners (`splitAtCorners`), or, when it anti-aliases its edges,
     /// grown for that (`withAntialiasedEdges`). A rounded background followed by its border with
-    /// nothing between them (no contents or sublayers) becomes one body — the fill with the
-    /// border's straight parts — and the corner squares of both.
+    /// nothing between them (no contents or sublayers), drawn axis-aligned, becomes one body —
+    /// the fill with the border's straight parts — and the corner squares of both.
     public static func splitAtCorners(_ items: [DrawItem]) -> [DrawItem] {
         var pieces: [DrawItem] = []
         pieces.reserveCapacity(items.count)
@@ -332,11 +332,33 @@ extension DrawItem {
               !antialiasEdges, !border.antialiasEdges, blendMode == .normal, border.blendMode == .normal,
               colorMatrix == nil, border.colorMatrix == nil, tint == nil, border.tint == nil, body == nil, border.body == nil
         else { return nil }
+        let r = min(shape.continuous ? shape.radius * 1.528665 : shape.radius, min(rect.width, rect.height) / 2)
+        let t = min(width, rect.width / 2, rect.height / 2)
+        guard depthTransform == nil,
+              edgesClearPixelCentres(xs: [rect.minX + r, rect.maxX - r, rect.minX + t, rect.maxX - t],
+                                     ys: [rect.minY + r, rect.maxY - r, rect.minY + t, rect.maxY - t])
+        else { return nil }
         // B + F·(1 − Bα·opacity) drawn at the items' opacity equals F then B drawn over it.
         let k = 1 - color.alpha * opacity
         let composite = PremultipliedColor(red: color.red + fill.red * k, green: color.green + fill.green * k,
                                            blue: color.blue + fill.blue * k, alpha: color.alpha + fill.alpha * k)
-        return BorderBand(width: min(width, rect.width / 2, rect.height / 2), color: composite)
+        return BorderBand(width: t, color: composite)
+    }
+
+    /// Whether the item-space lines x = `xs` and y = `ys` map onto the target as vertical and
+    /// horizontal lines at least 1/64 pixel away from pixel centres. A body decides per pixel
+    /// centre (in item space) what its corner squares — separate quads, rasterized with vertices
+    /// snapped to 1/256 pixel — cover; only away from centres do the two always agree, so no
+    /// pixel is drawn twice or missed along the cuts (rotated or fractional layers keep the
+    /// band pieces).
+    func edgesClearPixelCentres(xs: [CGFloat], ys: [CGFloat]) -> Bool {
+        let m = transform
+        guard m.m12 == 0, m.m21 == 0, m.m14 == 0, m.m24 == 0, m.m44 == 1, m.m11 != 0, m.m22 != 0 else { return false }
+        func clear(_ v: CGFloat) -> Bool {
+            let f = v - 0.5
+            return abs(f - f.rounded()) >= 1.0 / 64
+        }
+        return xs.allSatisfy { clear($0 * m.m11 + m.m41) } && ys.allSatisfy { clear($0 * m.m22 + m.m42) }
     }
 }
 
@@ -380,17 +402,22 @@ extension DrawItem {
             add(CGRect(x: x + r, y: y + h - t, width: w - 2 * r, height: t), shaped: false)
             add(CGRect(x: x, y: y + r, width: t, height: h - 2 * r), shaped: false)
             add(CGRect(x: x + w - t, y: y + r, width: t, height: h - 2 * r), shaped: false)
+        } else if band == nil {
+            add(CGRect(x: x, y: y + r, width: w, height: h - 2 * r), shaped: false)
+            add(CGRect(x: x + r, y: y, width: w - 2 * r, height: r), shaped: false)
+            add(CGRect(x: x + r, y: y + h - r, width: w - 2 * r, height: r), shaped: false)
         } else {
-            // The middle as one body without its corner squares (on llvmpipe a primitive costs
-            // about what the pixels of a small quad do, so three bands cost more than one body).
+            // The middle with the border's straight parts as one body without its corner squares
+            // (on llvmpipe a primitive costs about what the pixels of a small quad do, so seven
+            // bands cost more than one body).
             var middle = self
             middle.shape = nil
             middle.body = FillBody(side: r, corners: shape.corners, band: band)
             pieces.append(middle)
         }
         for (corner, origin) in Self.cornerSquares(x: x, y: y, w: w, h: h, r: r)
-        where borderWidth != nil || shape.corners.contains(corner) {
-            // A body covers its square corners itself; a border's bands leave every corner out.
+        where band == nil || shape.corners.contains(corner) {
+            // A body covers its square corners itself; bands leave every corner out.
             add(CGRect(x: origin.x, y: origin.y, width: r, height: r), shaped: true)
         }
         return pieces
