@@ -79,6 +79,15 @@ public final class ContentCache: ContentRasterizer, Sendable {
                 path.addEllipse(in: CGRect(x: ringWidth, y: ringWidth, width: 2 * (r - ringWidth), height: 2 * (r - ringWidth)))
             }
             return raster(path, style: ShapeStyle(fillColor: .white, fillRule: .evenOdd, strokeColor: nil), placement: placement)
+        case .cornerMaskPair(let radius, let ringWidth):
+            let r = CGFloat(radius)
+            let path = CGMutablePath()
+            path.addEllipse(in: CGRect(x: 0, y: 0, width: 2 * r, height: 2 * r))
+            if ringWidth < r {
+                path.addEllipse(in: CGRect(x: ringWidth, y: ringWidth, width: 2 * (r - ringWidth), height: 2 * (r - ringWidth)))
+            }
+            path.addEllipse(in: CGRect(x: 2 * r, y: 0, width: 2 * r, height: 2 * r))
+            return raster(path, style: ShapeStyle(fillColor: .white, fillRule: .evenOdd, strokeColor: nil), placement: placement)
         case .drawing(let drawing):
             guard let image = drawing.draw() else { return nil }
             return RasterizedContent(image: image, rect: region)
@@ -116,6 +125,8 @@ public final class ContentCache: ContentRasterizer, Sendable {
             return aligned(path.boundingBoxOfPath, scale: scale)
         case .cornerMask(let radius, _):
             return aligned(CGRect(x: 0, y: 0, width: 2 * CGFloat(radius), height: 2 * CGFloat(radius)), scale: 1)
+        case .cornerMaskPair(let radius, _):
+            return aligned(CGRect(x: 0, y: 0, width: 4 * CGFloat(radius), height: 2 * CGFloat(radius)), scale: 1)
         case .text(_, let size, let scale):
             return textPlacement(CGRect(origin: .zero, size: size), scale: fittingScale(scale, size))
         case .drawing(let drawing):

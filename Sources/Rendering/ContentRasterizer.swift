@@ -16,6 +16,10 @@ public enum ContentRequest: Hashable, Sendable {
     /// disc of radius `radius` texels in a square of twice that side, or with `ringWidth`
     /// (texels) only the ring of a border. Each corner draws its quadrant.
     case cornerMask(radius: Int, ringWidth: CGFloat?)
+    /// A border's ring mask (`cornerMask` with `ringWidth`) and its fill's disc side by side in
+    /// one image twice as wide: ring left, disc right. A rounded fill and its border then draw
+    /// their corners from one texture, so the corners of a whole row of cards batch into one draw.
+    case cornerMaskPair(radius: Int, ringWidth: CGFloat)
     /// A custom-drawn layer's drawing (`draw(in:)`, a delegate), used as its contents; equal
     /// keys (layer, display generation, size, scale, animated display keys' values) share one image.
     case drawing(LayerDrawing)
@@ -27,7 +31,7 @@ public enum ContentRequest: Hashable, Sendable {
     public var requestedScale: CGFloat {
         switch self {
         case .shape(_, let scale), .text(_, _, let scale), .filledPath(_, let scale): scale
-        case .cornerMask: 1
+        case .cornerMask, .cornerMaskPair: 1
         case .drawing(let drawing): drawing.key.scale
         case .clipped(let inner, _): inner.requestedScale
         }

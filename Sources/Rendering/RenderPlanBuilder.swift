@@ -67,7 +67,7 @@ public struct RenderPlanBuilder {
                                clearColor: clear, items: items, startsFrom: walk.target.startsFrom)
         var passes = walk.passes + [frame]
         for p in passes.indices {
-            passes[p].items = DrawItem.splitAtCorners(passes[p].items).map { maskingCorner($0, stopwatch) }
+            passes[p].items = maskingCorners(DrawItem.splitAtCorners(passes[p].items), stopwatch)
         }
         return RenderPlan(width: width, height: height, passes: passes, offscreen: walk.offscreen)
     }
@@ -75,7 +75,10 @@ public struct RenderPlanBuilder {
     /// A circular corner square of a split rounded background or border, drawn as its colour
     /// times a coverage mask rasterized once per size — a texture lookup per pixel instead of
     /// the distance math (on llvmpipe several times the cost of a textured pixel).
-    func maskingCorner(_ item: DrawItem, _ stopwatch: Stopwatch?) -> DrawItem {
+    ///
+    /// The corners of a fill merged with its border (a body with a band) and those of the border
+    /// share one mask pair (`pairedRing`: the border's width), so they batch together.
+    func maskingCorner(_ item: DrawItem, _ stopwatch: Stopwatch?, pairedRing: CGFloat? = nil) -> DrawItem {
         guard let rasterizer = contentRasterizer, case .solid(let color) = item.paint, let shape = item.shape,
               shape.isRounded, !shape.continuous, item.maskPass == nil, item.polygon == nil,
               item.rect.width == shape.radius, item.rect.height == shape.radius else { return item }
@@ -89,16 +92,43 @@ public struct RenderPlanBuilder {
         let size = Int((shape.radius * density).rounded(.up))
         guard (1...256).contains(size) else { return item }
         // The ring width in mask texels, in eighths so that equal borders share a mask.
-        let ring = item.borderWidth.map { ($0 * CGFloat(size) / shape.radius * 8).rounded() / 8 }
-        guard let mask = rasterizer.rasterize(.cornerMask(radius: size, ringWidth: ring), stopwatch: stopwatch) else { return item }
-        // One mask for all four corners (so corners batch into one draw): each takes its quadrant.
-        let quadrant = CGRect(x: atMinX ? 0 : 0.5, y: atMinY ? 0 : 0.5, width: 0.5, height: 0.5)
+        func texels(_ width: CGFloat) -> CGFloat { (width * CGFloat(size) / shape.radius * 8).rounded() / 8 }
+        let ring = item.borderWidth.map(texels)
+        let request: ContentRequest = pairedRing.map { .cornerMaskPair(radius: size, ringWidth: texels($0)) }
+            ?? .cornerMask(radius: size, ringWidth: ring)
+        guard let mask = rasterizer.rasterize(request, stopwatch: stopwatch) else { return item }
+        // One mask for all four corners (so corners batch into one draw): each takes its quadrant
+        // (of the ring's half or the disc's half of a pair).
+        var quadrant = CGRect(x: atMinX ? 0 : 0.5, y: atMinY ? 0 : 0.5, width: 0.5, height: 0.5)
+        if pairedRing != nil {
+            quadrant.origin.x = quadrant.minX / 2 + (ring == nil ? 0.5 : 0)
+            quadrant.size.width = 0.25
+        }
         var masked = item
         masked.paint = .image(mask.image, source: quadrant, minification: .linear, magnification: .linear)
         masked.tint = color
         masked.shape = nil
         masked.borderWidth = nil
         return masked
+    }
+
+    /// `maskingCorner` of every item, pairing the corners of each fill body that carries its
+    /// border's band with that border's corners.
+    func maskingCorners(_ items: [DrawItem], _ stopwatch: Stopwatch?) -> [DrawItem] {
+        var paired: (layer: LayerLabel, ring: CGFloat)?
+        var result: [DrawItem] = []
+        result.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            if item.body?.band != nil {
+                // The border's corners follow the body and the fill's corners (`splitAtCorners`).
+                let border = items[(i + 1)...].prefix(8).first { $0.role == "border" && $0.layer == item.layer }
+                paired = border?.borderWidth.map { (item.layer, $0) }
+            } else if let p = paired, item.layer != p.layer {
+                paired = nil
+            }
+            result.append(maskingCorner(item, stopwatch, pairedRing: paired.map(\.ring)))
+        }
+        return result
     }
 
     struct Walk {

@@ -6,6 +6,7 @@ import Rendering
 import CPURenderer
 import TestSupport
 import ImageIO
+import ContentRaster
 
 /// A rounded background with its border merged into one body (`DrawItem.body`) draws the same
 /// pixels as the band pieces it replaces, on both backends, and is only used where its cuts
@@ -32,8 +33,8 @@ final class FillBodyTests: XCTestCase {
         return root
     }
 
-    private func plan(_ root: CALayer) -> RenderPlan {
-        RenderPlanBuilder(width: 160, height: 96, background: CGColor(gray: 0.1, alpha: 1))
+    private func plan(_ root: CALayer, masks: ContentCache? = nil) -> RenderPlan {
+        RenderPlanBuilder(width: 160, height: 96, background: CGColor(gray: 0.1, alpha: 1), contentRasterizer: masks)
             .plan(for: PresentationTree.evaluate(root, at: 0))
     }
 
@@ -83,5 +84,32 @@ final class FillBodyTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(gpuDifference.psnr, 40, "gpu vs cpu bodies")
         XCTAssertLessThanOrEqual(gpuDifference.pixelsOverTolerance, gpuDifference.pixelCount / 200)
         XCTAssertGreaterThan(Set(cpu.pixels).count, 10, "a frame with real content")
+    }
+
+    /// With corner masks (as frames are drawn), a body's fill corners and its border's corners
+    /// sample one image — ring and disc side by side — so they batch; the frame is unchanged.
+    func testMergedCornersShareOneMaskAndDrawAsWithoutIt() throws {
+        let masks = ContentCache()
+        let root = cards(offset: 0)
+        let masked = plan(root, masks: masks)
+        let corners = masked.passes[0].items.filter { $0.tint != nil }
+        var images: [ObjectIdentifier: Int] = [:]
+        for item in corners {
+            guard case .image(let image, let source, _, _) = item.paint else { return XCTFail("\(item)") }
+            images[ObjectIdentifier(image), default: 0] += 1
+            XCTAssertEqual(source.width, 0.25, "a quadrant of one half of the pair")
+        }
+        // Cards 0 and 2 (circular; card 1's continuous corners keep their math): 4 + 1 fill
+        // corners and as many border corners, from one pair of radius 9.
+        XCTAssertEqual(corners.count, 10)
+        XCTAssertEqual(images.count, 1)
+        let withMasks = try XCTUnwrap(CPURenderer().render(masked, images: FileImageProvider()))
+        let exact = try XCTUnwrap(CPURenderer().render(plan(root), images: FileImageProvider()))
+        let difference = try XCTUnwrap(ImageComparison.compare(withMasks, exact))
+        XCTAssertGreaterThanOrEqual(difference.psnr, 40, "masked corners vs the distance math")
+        let gpu = try XCTUnwrap(try TestBackends.gpu().render(masked, images: FileImageProvider()))
+        let agreement = try XCTUnwrap(ImageComparison.compare(gpu, withMasks))
+        XCTAssertGreaterThanOrEqual(agreement.psnr, 40, "gpu vs cpu")
+        XCTAssertLessThanOrEqual(agreement.pixelsOverTolerance, agreement.pixelCount / 200)
     }
 }
