@@ -180,4 +180,18 @@ struct BodyCoverage {
         if e.x < side && e.y < side { return nil }
         return min(e.x, e.y) < bandWidth
     }
+
+    /// One row of an axis-aligned body at item y `rowY`, as item x bounds: covered from `start`
+    /// up to `end` (its cuts), in the fill colour from `fillStart` up to `fillEnd` and in the
+    /// band colour elsewhere — `classify` of the row's points (each bound is where it changes).
+    func runs(rowY: Float) -> (start: Float, end: Float, fillStart: Float, fillEnd: Float) {
+        let nearY = rowY - origin.y, farY = end.y - rowY
+        let top = nearY < farY
+        let e = min(nearY, farY)
+        let left = top ? sides.x : sides.w, right = top ? sides.y : sides.z
+        let start = e < left ? origin.x + left : -Float.infinity
+        let finish = e < right ? end.x - right : Float.infinity
+        if e < bandWidth { return (start, finish, finish, finish) }
+        return (start, finish, origin.x + bandWidth, end.x - bandWidth)
+    }
 }
