@@ -14,7 +14,8 @@
 //   i_params      vec4   x opacity, y border width (> 0: only a ring inside the shape; BODY: the
 //                        band width), z painter's-order depth in 0…1 (later items nearer),
 //                        w 1 for continuous corners (`cornerCurve = .continuous`), else 0
-//   i_band        vec4   BODY: premultiplied colour of the edge band (a border's straight parts)
+//   i_band        vec4   BODY: premultiplied colour of the edge band (a border's straight parts);
+//                        PAIRED: the border's premultiplied colour
 // Uniforms (struct LayerProgram in GLRenderer mirrors them):
 //   u_target      vec2   target size in pixels
 //   u_texture     sampler2D  premultiplied contents or pass result (TEXTURED, TINTED)
@@ -36,7 +37,9 @@
 // Variants: compiled once per combination of TEXTURED (or TINTED: the texture's alpha times
 // i_color, for shadows; or GRADIENT: a CAGradientLayer's colour, §15.2), SHAPED (with
 // CONTINUOUS for continuous corners), BODY (a rounded fill's middle: the corner squares of
-// i_radii's sides discarded, pixels within i_params.y of the edges in i_band), MASKED,
+// i_radii's sides discarded, pixels within i_params.y of the edges in i_band), PAIRED (with
+// TEXTURED: a corner-mask pair, red the fill's coverage of i_color, green the border's of
+// i_band, the border composited over the fill in one fragment), MASKED,
 // COLOR_MATRIX and one of BLEND_SEPARABLE / BLEND_NONSEPARABLE (defined right after #version),
 // so plain quads never pay for corner math, masks, blending maths or a branch (llvmpipe shades
 // every fragment on the CPU, and runs both sides of every branch and select).
@@ -249,6 +252,11 @@ void main() {
     vec4 color = gradientColor(gradientParameter(v_uv));
 #elif defined(TINTED)
     vec4 color = v_color * texture(u_texture, v_uv).a;
+#elif defined(PAIRED)
+    // What drawing the fill (coverage m.r) and then its border (m.g) over it at opacity o gives:
+    // o·(B·m.g + F·m.r·(1 − o·Bα·m.g)), o applied below.
+    vec4 m = texture(u_texture, v_uv);
+    vec4 color = v_band * m.g + v_color * m.r * (1.0 - v_params.x * v_band.a * m.g);
 #elif defined(TEXTURED)
     vec4 color = texture(u_texture, v_uv) * v_color;
 #else

@@ -25,6 +25,8 @@ struct PreparedItem {
     let colorMatrix: ColorMatrix?
     /// A fill's body (layer.glsl's BODY variant): corner squares left out, the edge band recoloured.
     let body: BodyCoverage?
+    /// A corner-mask pair's border colour (`DrawItem.borderTint`); `tint` is then the fill's.
+    let borderTint: SIMD4<Float>?
 
     init?(_ item: DrawItem, order: Int, bounds: CGRect, paint: PreparedPaint, mask: Texture?) {
         guard item.rect.width > 0, item.rect.height > 0 else { return nil }
@@ -63,6 +65,7 @@ struct PreparedItem {
         let shape = item.shape ?? (item.borderWidth != nil ? RoundedShape(rect: item.rect, radius: 0) : nil)
         self.shape = shape.map { ShapeCoverage($0, borderWidth: item.borderWidth ?? 0) }
         body = item.body.map { BodyCoverage($0, rect: item.rect) }
+        borderTint = item.borderTint.map { SIMD4($0.red, $0.green, $0.blue, $0.alpha) }
         isOpaque = item.opacity >= 1 && item.shape == nil && item.borderWidth == nil && item.maskPass == nil
             && item.polygon == nil && paint.isOpaque && (item.tint?.alpha ?? 1) >= 1
             && item.blendMode == .normal && item.colorMatrix == nil && (item.body?.band?.color.alpha ?? 1) >= 1

@@ -80,14 +80,15 @@ public final class ContentCache: ContentRasterizer, Sendable {
             }
             return raster(path, style: ShapeStyle(fillColor: .white, fillRule: .evenOdd, strokeColor: nil), placement: placement)
         case .cornerMaskPair(let radius, let ringWidth):
-            let r = CGFloat(radius)
-            let path = CGMutablePath()
-            path.addEllipse(in: CGRect(x: 0, y: 0, width: 2 * r, height: 2 * r))
-            if ringWidth < r {
-                path.addEllipse(in: CGRect(x: ringWidth, y: ringWidth, width: 2 * (r - ringWidth), height: 2 * (r - ringWidth)))
+            guard let disc = render(.cornerMask(radius: radius, ringWidth: nil), warnings: &warnings)?.image.pixels,
+                  let ring = render(.cornerMask(radius: radius, ringWidth: ringWidth), warnings: &warnings)?.image.pixels,
+                  disc.count == ring.count, disc.count == placement.width * placement.height * 4 else { return nil }
+            var pixels = [UInt8](repeating: 0, count: disc.count)
+            for i in stride(from: 0, to: pixels.count, by: 4) {
+                pixels[i] = disc[i + 3]; pixels[i + 1] = min(ring[i + 3], disc[i + 3]); pixels[i + 3] = disc[i + 3]
             }
-            path.addEllipse(in: CGRect(x: 2 * r, y: 0, width: 2 * r, height: 2 * r))
-            return raster(path, style: ShapeStyle(fillColor: .white, fillRule: .evenOdd, strokeColor: nil), placement: placement)
+            guard let image = CGImage(width: placement.width, height: placement.height, premultipliedRGBA: pixels) else { return nil }
+            return RasterizedContent(image: image, rect: placement.rect)
         case .drawing(let drawing):
             guard let image = drawing.draw() else { return nil }
             return RasterizedContent(image: image, rect: region)
@@ -126,7 +127,7 @@ public final class ContentCache: ContentRasterizer, Sendable {
         case .cornerMask(let radius, _):
             return aligned(CGRect(x: 0, y: 0, width: 2 * CGFloat(radius), height: 2 * CGFloat(radius)), scale: 1)
         case .cornerMaskPair(let radius, _):
-            return aligned(CGRect(x: 0, y: 0, width: 4 * CGFloat(radius), height: 2 * CGFloat(radius)), scale: 1)
+            return aligned(CGRect(x: 0, y: 0, width: 2 * CGFloat(radius), height: 2 * CGFloat(radius)), scale: 1)
         case .text(_, let size, let scale):
             return textPlacement(CGRect(origin: .zero, size: size), scale: fittingScale(scale, size))
         case .drawing(let drawing):

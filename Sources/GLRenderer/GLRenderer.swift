@@ -234,6 +234,7 @@ public final class GLRenderer: RenderBackend {
         key.colorMatrix = item.colorMatrix
         key.variant.colorMatrix = item.colorMatrix != nil
         key.variant.body = item.body != nil
+        key.variant.paired = item.borderTint != nil
         key.variant.continuous = shape?.continuous == true
         if item.blendMode.readsBackdrop {
             key.variant.blend = item.blendMode.family
@@ -290,7 +291,7 @@ public final class GLRenderer: RenderBackend {
         // A body's cut squares take the radii's place, its band the border width's.
         let radii = item.body?.sides ?? SIMD4(radius(.minXMinY), radius(.maxXMinY), radius(.maxXMaxY), radius(.minXMaxY))
         let band = item.body?.band
-        let bandColor = band?.color ?? .clear
+        let bandColor = band?.color ?? item.borderTint ?? .clear
         // Written in place: no temporary arrays per item on the per-frame path.
         let m = item.transform
         let base = instanceData.count

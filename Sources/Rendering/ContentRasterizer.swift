@@ -16,9 +16,9 @@ public enum ContentRequest: Hashable, Sendable {
     /// disc of radius `radius` texels in a square of twice that side, or with `ringWidth`
     /// (texels) only the ring of a border. Each corner draws its quadrant.
     case cornerMask(radius: Int, ringWidth: CGFloat?)
-    /// A border's ring mask (`cornerMask` with `ringWidth`) and its fill's disc side by side in
-    /// one image twice as wide: ring left, disc right. A rounded fill and its border then draw
-    /// their corners from one texture, so the corners of a whole row of cards batch into one draw.
+    /// A rounded fill's corner coverage and its border's ring (`cornerMask` without and with
+    /// `ringWidth`) in the channels of one image: red the disc, green the ring, alpha the disc.
+    /// A fill and its border then draw each corner as one item (`DrawItem.borderTint`).
     case cornerMaskPair(radius: Int, ringWidth: CGFloat)
     /// A custom-drawn layer's drawing (`draw(in:)`, a delegate), used as its contents; equal
     /// keys (layer, display generation, size, scale, animated display keys' values) share one image.

@@ -165,6 +165,10 @@ public struct DrawItem: Sendable, Equatable {
     /// (corner items draw them) and its edge band may take the border's colour (see
     /// `splitAtCorners`).
     public var body: FillBody?
+    /// With a corner-mask pair paint (`ContentRequest.cornerMaskPair`): the border's colour,
+    /// drawn where the pair's green channel covers, over `tint` (the fill's colour) where its red
+    /// channel covers — a rounded fill's corner and its border's in one item.
+    public var borderTint: PremultipliedColor?
 
     public init(layer: LayerLabel, role: String, transform: CATransform3D, rect: CGRect, paint: Paint, opacity: Float,
                 shape: RoundedShape? = nil, borderWidth: CGFloat? = nil, antialiasEdges: Bool = false,

@@ -75,10 +75,7 @@ public struct RenderPlanBuilder {
     /// A circular corner square of a split rounded background or border, drawn as its colour
     /// times a coverage mask rasterized once per size — a texture lookup per pixel instead of
     /// the distance math (on llvmpipe several times the cost of a textured pixel).
-    ///
-    /// The corners of a fill merged with its border (a body with a band) and those of the border
-    /// share one mask pair (`pairedRing`: the border's width), so they batch together.
-    func maskingCorner(_ item: DrawItem, _ stopwatch: Stopwatch?, pairedRing: CGFloat? = nil) -> DrawItem {
+    func maskingCorner(_ item: DrawItem, _ stopwatch: Stopwatch?) -> DrawItem {
         guard let rasterizer = contentRasterizer, case .solid(let color) = item.paint, let shape = item.shape,
               shape.isRounded, !shape.continuous, item.maskPass == nil, item.polygon == nil,
               item.rect.width == shape.radius, item.rect.height == shape.radius else { return item }
@@ -92,18 +89,10 @@ public struct RenderPlanBuilder {
         let size = Int((shape.radius * density).rounded(.up))
         guard (1...256).contains(size) else { return item }
         // The ring width in mask texels, in eighths so that equal borders share a mask.
-        func texels(_ width: CGFloat) -> CGFloat { (width * CGFloat(size) / shape.radius * 8).rounded() / 8 }
-        let ring = item.borderWidth.map(texels)
-        let request: ContentRequest = pairedRing.map { .cornerMaskPair(radius: size, ringWidth: texels($0)) }
-            ?? .cornerMask(radius: size, ringWidth: ring)
-        guard let mask = rasterizer.rasterize(request, stopwatch: stopwatch) else { return item }
-        // One mask for all four corners (so corners batch into one draw): each takes its quadrant
-        // (of the ring's half or the disc's half of a pair).
-        var quadrant = CGRect(x: atMinX ? 0 : 0.5, y: atMinY ? 0 : 0.5, width: 0.5, height: 0.5)
-        if pairedRing != nil {
-            quadrant.origin.x = quadrant.minX / 2 + (ring == nil ? 0.5 : 0)
-            quadrant.size.width = 0.25
-        }
+        let ring = item.borderWidth.map { ($0 * CGFloat(size) / shape.radius * 8).rounded() / 8 }
+        guard let mask = rasterizer.rasterize(.cornerMask(radius: size, ringWidth: ring), stopwatch: stopwatch) else { return item }
+        // One mask for all four corners (so corners batch into one draw): each takes its quadrant.
+        let quadrant = CGRect(x: atMinX ? 0 : 0.5, y: atMinY ? 0 : 0.5, width: 0.5, height: 0.5)
         var masked = item
         masked.paint = .image(mask.image, source: quadrant, minification: .linear, magnification: .linear)
         masked.tint = color
@@ -112,23 +101,52 @@ public struct RenderPlanBuilder {
         return masked
     }
 
-    /// `maskingCorner` of every item, pairing the corners of each fill body that carries its
-    /// border's band with that border's corners.
+    /// `maskingCorner` of every item; the corners of a fill body that carries its border's band
+    /// each become one item with the border's corner at the same place (`DrawItem.borderTint`):
+    /// corners of one layer do not overlap, so drawing the pair at the fill corner's place in
+    /// the order changes nothing.
     func maskingCorners(_ items: [DrawItem], _ stopwatch: Stopwatch?) -> [DrawItem] {
-        var paired: (layer: LayerLabel, ring: CGFloat)?
         var result: [DrawItem] = []
         result.reserveCapacity(items.count)
-        for (i, item) in items.enumerated() {
-            if item.body?.band != nil {
-                // The border's corners follow the body and the fill's corners (`splitAtCorners`).
-                let border = items[(i + 1)...].prefix(8).first { $0.role == "border" && $0.layer == item.layer }
-                paired = border?.borderWidth.map { (item.layer, $0) }
-            } else if let p = paired, item.layer != p.layer {
-                paired = nil
+        var i = 0
+        while i < items.count {
+            let item = items[i]
+            i += 1
+            result.append(maskingCorner(item, stopwatch))
+            guard item.body?.band != nil else { continue }
+            // `splitAtCorners` put the fill's corners, then the border's, right after the body.
+            let fills = items[i...].prefix { $0.role == "background" && $0.layer == item.layer && $0.shape != nil }
+            let borders = items[(i + fills.count)...].prefix { $0.role == "border" && $0.layer == item.layer && $0.shape != nil }
+            i += fills.count + borders.count
+            for fill in fills {
+                if let border = borders.first(where: { $0.rect == fill.rect }), let pair = pairedCorner(fill, border, stopwatch) {
+                    result.append(pair)
+                } else {
+                    result.append(maskingCorner(fill, stopwatch))
+                    if let border = borders.first(where: { $0.rect == fill.rect }) { result.append(maskingCorner(border, stopwatch)) }
+                }
             }
-            result.append(maskingCorner(item, stopwatch, pairedRing: paired.map(\.ring)))
+            for border in borders where !fills.contains(where: { $0.rect == border.rect }) {
+                result.append(maskingCorner(border, stopwatch))
+            }
         }
         return result
+    }
+
+    /// A fill's corner and its border's corner (the same square) as one item drawn from a mask
+    /// pair; nil where the corner is not drawn from a mask.
+    func pairedCorner(_ fill: DrawItem, _ border: DrawItem, _ stopwatch: Stopwatch?) -> DrawItem? {
+        var pair = maskingCorner(fill, stopwatch)
+        guard let width = border.borderWidth, case .solid(let borderColor) = border.paint, let shape = fill.shape,
+              case .image(let disc, let source, let minification, let magnification) = pair.paint,
+              let rasterizer = contentRasterizer else { return nil }
+        // The disc mask is 2·size texels square; the ring width in texels as `maskingCorner` has it.
+        let size = disc.width / 2
+        let ring = (width * CGFloat(size) / shape.radius * 8).rounded() / 8
+        guard let masks = rasterizer.rasterize(.cornerMaskPair(radius: size, ringWidth: ring), stopwatch: stopwatch) else { return nil }
+        pair.paint = .image(masks.image, source: source, minification: minification, magnification: magnification)
+        pair.borderTint = borderColor
+        return pair
     }
 
     struct Walk {

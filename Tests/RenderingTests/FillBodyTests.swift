@@ -86,9 +86,10 @@ final class FillBodyTests: XCTestCase {
         XCTAssertGreaterThan(Set(cpu.pixels).count, 10, "a frame with real content")
     }
 
-    /// With corner masks (as frames are drawn), a body's fill corners and its border's corners
-    /// sample one image — ring and disc side by side — so they batch; the frame is unchanged.
-    func testMergedCornersShareOneMaskAndDrawAsWithoutIt() throws {
+    /// With corner masks (as frames are drawn), each corner of a body's fill and its border's
+    /// corner are one item sampling one mask pair (red the fill's coverage, green the ring's);
+    /// the frame is what the distance math draws, on both backends.
+    func testMergedCornersAreOneItemFromOneMaskPair() throws {
         let masks = ContentCache()
         let root = cards(offset: 0)
         let masked = plan(root, masks: masks)
@@ -97,12 +98,14 @@ final class FillBodyTests: XCTestCase {
         for item in corners {
             guard case .image(let image, let source, _, _) = item.paint else { return XCTFail("\(item)") }
             images[ObjectIdentifier(image), default: 0] += 1
-            XCTAssertEqual(source.width, 0.25, "a quadrant of one half of the pair")
+            XCTAssertEqual(source.width, 0.5, "a quadrant")
+            XCTAssertNotNil(item.borderTint, "the border's corner drawn with the fill's")
         }
-        // Cards 0 and 2 (circular; card 1's continuous corners keep their math): 4 + 1 fill
-        // corners and as many border corners, from one pair of radius 9.
-        XCTAssertEqual(corners.count, 10)
+        // Cards 0 and 2 (circular; card 1's continuous corners keep their math): 4 + 1 corners,
+        // and no border corner left on its own.
+        XCTAssertEqual(corners.count, 5)
         XCTAssertEqual(images.count, 1)
+        XCTAssertFalse(masked.passes[0].items.contains { $0.role == "border" && $0.tint != nil })
         let withMasks = try XCTUnwrap(CPURenderer().render(masked, images: FileImageProvider()))
         let exact = try XCTUnwrap(CPURenderer().render(plan(root), images: FileImageProvider()))
         let difference = try XCTUnwrap(ImageComparison.compare(withMasks, exact))
