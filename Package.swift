@@ -6,7 +6,7 @@
 //   → Presentation (model at time t) → Rendering (render plan) → ImageIO, ContentRaster
 //   → UIGraphics → GLRenderer | CPURenderer (plan → frame) → Export (frame clock, frame loop, sinks)
 //   → AVExport (AVFoundation's export API over Export) → RenderTesting (snapshot assertions),
-//   Demo, Benchmarks → Lamina (umbrella) → LaminaCLI.
+//   Demo, Benchmarks, Preview (the `lamina preview` server) → Lamina (umbrella) → LaminaCLI.
 // Core Graphics drawing sits early: Geometry holds its value types (CGColorSpace, CGGradient,
 // bitmap info), Drawing the cairo-backed `CGContext`, so that layers can draw themselves
 // (`CALayer.draw(in:)`) and the render plan can ask them to. Text drawing into a context
@@ -49,6 +49,7 @@ let package = Package(
         .executableTarget(name: "ResourceEmbedder"),
         .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ResourceEmbedder"]),
         .plugin(name: "EmbedExamples", capability: .buildTool(), dependencies: ["ResourceEmbedder"]),
+        .plugin(name: "EmbedPreviewPage", capability: .buildTool(), dependencies: ["ResourceEmbedder"]),
         .target(name: "GLRenderer", dependencies: ["Geometry", "Timing", "Rendering", "CEGL"], plugins: ["EmbedShaders"]),
         // Optimised even in debug builds: the test suite renders every reftest with it.
         .target(name: "CPURenderer", dependencies: ["Geometry", "Timing", "Rendering"], swiftSettings: [.unsafeFlags(["-O"])]),
@@ -72,9 +73,13 @@ let package = Package(
                                                    "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer",
                                                    "Export", "CoreMedia", "AVExport", "Demo", "CEGL"],
                 plugins: ["EmbedShaders"]),
+        // `lamina preview`: a minimal loopback HTTP server, the scene's frames on demand, live reload;
+        // the page (Sources/Preview/Page) embedded at build time.
+        .target(name: "Preview", dependencies: ["Geometry", "Layers", "SceneFormat", "Presentation", "Rendering", "ImageIO", "Export"],
+                exclude: ["Page"], plugins: ["EmbedPreviewPage"]),
         .target(name: "Lamina", dependencies: ["Geometry", "Drawing", "UIGraphics", "Timing", "CoreMedia", "Filters", "Animation", "Layers", "Presentation", "SceneFormat",
                                                "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Export", "AVExport"]),
-        .executableTarget(name: "LaminaCLI", dependencies: ["Lamina", "Demo", "Benchmarks"]),
+        .executableTarget(name: "LaminaCLI", dependencies: ["Lamina", "Demo", "Benchmarks", "Preview"]),
         .executableTarget(name: "ModelBenchmark", dependencies: ["Benchmarks"]),
         // Helpers shared by the test targets (pixel probes, temporary folders, scene loading).
         .target(name: "TestSupport", dependencies: ["Lamina"], path: "Tests/TestSupport"),
@@ -99,6 +104,7 @@ let package = Package(
         .testTarget(name: "DrawingTests", dependencies: ["Drawing", "Geometry"]),
         // iOS code ported by changing its imports, rendered on both backends.
         .testTarget(name: "PortedCodeTests", dependencies: ["Lamina"]),
+        .testTarget(name: "PreviewTests", dependencies: ["Preview", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -25,6 +25,10 @@ packages=(
   python3-venv
   # Export: encoding (x264, libvpx, ProRes, GIF) and decoding through the ffmpeg program.
   ffmpeg
+  # The browser tests of `lamina preview` and `bench --html`: headless Chromium, driven by
+  # Selenium (from PyPI, tools/python-env.sh) through chromedriver.
+  chromium
+  chromium-driver
 )
 
 missing=()

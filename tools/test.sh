@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: install what is missing, then run the whole test suite: the Swift
 # package, the snapshot-testing example package (which depends on Lamina by path), and the
-# lamina-dask driver's tests against a real scheduler and workers on loopback.
+# lamina-dask driver's tests against a real scheduler and workers on loopback, and the browser
+# tests of `lamina preview` and `lamina bench --html` in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install.sh
@@ -12,3 +13,4 @@ swift test --disable-swift-testing "$@"
 SNAPSHOT_TESTING_RECORD=never swift test --package-path Examples/SnapshotTesting
 tools/python-env.sh
 LAMINA="$PWD/.build/debug/lamina" .build/python/bin/python -m pytest -q lamina-dask/tests
+LAMINA="$PWD/.build/debug/lamina" .build/python/bin/python -m pytest -q Tests/BrowserTests

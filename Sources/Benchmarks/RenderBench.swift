@@ -29,6 +29,8 @@ public enum RenderBench {
         public var peakMemoryMB: Double
         /// The goals' ratios (`withRatios`).
         public var ratios: Ratios?
+        /// The compared frames as PNG, when `Options.keepsFrames` (not part of the JSON).
+        public var frames: Frames?
 
         enum CodingKeys: String, CodingKey {
             case scene, size, gpu, cpu, floorFramesPerSecond, psnr, maxDifference, pixelsOverTolerancePercent, peakMemoryMB, ratios
@@ -69,6 +71,13 @@ public enum RenderBench {
         }
     }
 
+    /// The frames a row's agreement measures compare (t = 0.5 s), PNG-encoded.
+    public struct Frames: Sendable {
+        public var gpu: [UInt8]?, cpu: [UInt8]?
+        /// `ImageComparison.differenceImage` of the two, when both were drawn.
+        public var difference: [UInt8]?
+    }
+
     /// One backend's figures for a scene.
     public struct Measurement: Codable {
         public var backend: String
@@ -88,6 +97,8 @@ public enum RenderBench {
         public var scenes: [BenchScenes.Scene]?
         /// Keeps the built-in scenes whose name contains this.
         public var only: String?
+        /// Keep each row's compared frames (`Row.frames`), for the HTML report.
+        public var keepsFrames = false
         /// Called after each row is measured.
         public var onRow: ((Row) -> Void)?
 
@@ -110,23 +121,34 @@ public enum RenderBench {
                 animations[scene.name] = animationCount(scene.root)
                 var row = Row(scene: scene.name, size: "\(width)x\(height)", peakMemoryMB: 0)
                 var frames: [Image] = []
+                var kept = Frames()
                 if let gl {
                     row.gpu = measure(scene, width: width, height: height, backend: gl, seconds: options.seconds)
                     row.gpu?.backend = "gpu (\(gl.context.rendererName))"
-                    if let frame = probe(scene, width: width, height: height, backend: gl) { frames.append(frame) }
+                    if let frame = probe(scene, width: width, height: height, backend: gl) {
+                        frames.append(frame)
+                        if options.keepsFrames { kept.gpu = try? PNGCodec.encode(frame, compressionLevel: 9) }
+                    }
                     row.floorFramesPerSecond = floor(scene, width: width, height: height, seconds: options.seconds)
                     gl.context.makeCurrent()
                 }
                 if let cpu {
                     row.cpu = measure(scene, width: width, height: height, backend: cpu, seconds: options.seconds)
                     row.cpu?.backend = "cpu (\(cpu.threads) threads)"
-                    if let frame = probe(scene, width: width, height: height, backend: cpu) { frames.append(frame) }
+                    if let frame = probe(scene, width: width, height: height, backend: cpu) {
+                        frames.append(frame)
+                        if options.keepsFrames { kept.cpu = try? PNGCodec.encode(frame, compressionLevel: 9) }
+                    }
                 }
                 if frames.count == 2, let difference = ImageComparison.compare(frames[0], frames[1]) {
                     row.psnr = difference.psnr
                     row.maxDifference = difference.maxChannelDifference
                     row.pixelsOverTolerancePercent = 100 * Double(difference.pixelsOverTolerance) / Double(difference.pixelCount)
+                    if options.keepsFrames, let picture = ImageComparison.differenceImage(frames[0], frames[1]) {
+                        kept.difference = try? PNGCodec.encode(picture, compressionLevel: 9)
+                    }
                 }
+                if options.keepsFrames { row.frames = kept }
                 row.peakMemoryMB = Double(ExportSummary.peakResidentMemory()) / 1_048_576
                 rows.append(row)
                 options.onRow?(row)
@@ -189,6 +211,13 @@ public enum RenderBench {
             let unitToRect = CATransform3DMakeScale(b.width, b.height, 1).concatenating(CATransform3DMakeTranslation(b.minX, b.minY, 0))
             return unitToRect.concatenating(layer.transformToRoot).concatenating(toClip).rowMajor.map { Float($0) }
         }
+    }
+
+    /// The rows as `--json` prints them: pretty, keys sorted.
+    public static func json(_ rows: [Row]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(rows)
     }
 
     /// The rows as an aligned text table, with a line naming the backends.

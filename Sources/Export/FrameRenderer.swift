@@ -180,8 +180,9 @@ public final class FrameRenderer {
     }
 
     /// A frame drawn only when its plan's offscreen pixels fit the budget (content is rasterized
-    /// clipped to what shows, so the plan itself stays small).
-    private func renderChecked(_ root: CALayer, at time: Double, index: Int, inputs: [ObjectIdentifier: CGImage],
+    /// clipped to what shows, so the plan itself stays small): one frame of a render whose
+    /// budget `checkBudget` passed (the preview draws its frames one at a time with it).
+    public func renderChecked(_ root: CALayer, at time: Double, index: Int, inputs: [ObjectIdentifier: CGImage],
                                stopwatch: Stopwatch?) throws(ExportError) -> Image? {
         let plan = plan(root, at: time, inputs: inputs, stopwatch: stopwatch)
         if let budget, plan.offscreenPixels > budget.offscreenPixels {

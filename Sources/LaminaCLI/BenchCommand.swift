@@ -6,6 +6,7 @@ import Benchmarks
 enum BenchCommand {
     static let usage = """
     usage: lamina bench [SCENE…] [--size WxH …] [--seconds S] [--backend gpu|cpu …] [--threads N] [--only TEXT] [--json]
+                        [--html OUT.html]
 
     Renders each built-in benchmark scene (or the scene files given) with both backends, one
     after the other in the same run, and prints frames/s, milliseconds per frame by stage
@@ -15,7 +16,9 @@ enum BenchCommand {
     (the floor) are timed too.
     Default sizes: 1280x720 and 1920x1080; --seconds per scene and backend (default 1.5);
     --only keeps the built-in scenes whose name contains TEXT; --threads sets the CPU backend's
-    thread count (default: one per core).
+    thread count (default: one per core). --html OUT.html also writes the run as a page (a bar
+    chart of frames/s, stage breakdowns, agreement, and each scene's GPU frame, CPU frame and
+    difference image inline) and its JSON beside it (OUT.json).
 
     lamina bench --export [--backend gpu|cpu] [--no-memory] [--json]
     measures an H.264 export of the animated content scene at 1280x720 against its stages in one
@@ -26,7 +29,7 @@ enum BenchCommand {
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["--size", "--seconds", "--backend", "--only", "--threads"], flags: ["--json", "--help", "-h", "--export", "--no-memory"])
+        let args = try Arguments(arguments, valued: ["--size", "--seconds", "--backend", "--only", "--threads", "--html"], flags: ["--json", "--help", "-h", "--export", "--no-memory"])
         if args.flags.contains("--help") || args.flags.contains("-h") { print(usage); return 0 }
         if args.flags.contains("--export") { return try runExport(args) }
         var options = RenderBench.Options()
@@ -48,16 +51,23 @@ enum BenchCommand {
                 }
             }
         }
+        let html = args.values("--html").last
+        options.keepsFrames = html != nil
         let json = args.flags.contains("--json")
         if !json {
             options.onRow = { row in FileHandle.standardError.write(Data("lamina: measured \(row.scene) at \(row.size)\n".utf8)) }
         }
         let rows: [RenderBench.Row]
         do { rows = try RenderBench.run(options) } catch { throw JobFailure(failure: .backendUnavailable(error.description)) }
+        if let html {
+            let written: URL
+            do { written = try BenchReport.write(rows, to: URL(fileURLWithPath: html)) } catch {
+                throw JobFailure(description: "cannot write \(html): \(error.localizedDescription)")
+            }
+            FileHandle.standardError.write(Data("lamina: wrote \(html) and \(written.relativePath)\n".utf8))
+        }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+            print(String(decoding: try RenderBench.json(rows), as: UTF8.self))
         } else {
             print(RenderBench.table(rows))
         }

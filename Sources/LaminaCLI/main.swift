@@ -15,6 +15,7 @@ subcommands:
   inspect SCENE --time T [--time T …]   print the presentation tree at each time as JSON lines
   compare A.png B.png [--diff OUT.png]  PSNR, largest channel difference, pixels over 2/255
   bench [SCENE…] [--size WxH] [--json]  frames/s and per-stage times of both backends
+  preview SCENE [--port N]              a local web page to scrub, play and compare SCENE
 
 Run `lamina <subcommand> --help` for a subcommand's options.
 """
@@ -44,6 +45,7 @@ if arguments.isEmpty {
         case "demo": status = try DemoCommand.run(arguments)
         case "compare": status = try CompareCommand.run(arguments)
         case "bench": status = try BenchCommand.run(arguments)
+        case "preview": status = try PreviewCommand.run(arguments)
         default: throw UsageError(description: "unknown subcommand \"\(subcommand)\" (see `lamina --help`)")
         }
     } catch let error as UsageError {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Resource limits, in one place (scene-format.md, docs/scene-limits.md): checked before anything
-/// is allocated, by the scene loader, the image decoders, the presentation, the render plan and
-/// export.
+/// is allocated, by the scene loader, the image decoders, the presentation, the render plan,
+/// export and the preview server.
 ///
 /// The fixed limits below bound what one file or one value can ask for. `Budget` bounds what a
 /// whole scene costs once expanded (replicator copies, particles, offscreen images): its default
@@ -46,6 +46,20 @@ public enum SceneLimits {
     public static let maximumKeyframeValues = 1_000_000
     /// Default: path elements (move, line, curve, close) of every path of a scene together.
     public static let maximumPathElements = 1_000_000
+
+    // `lamina preview`'s HTTP server.
+    /// Bytes of one request's line and headers (GET and HEAD carry no body).
+    public static let maximumRequestBytes = 16 << 10
+    /// Header lines of one request.
+    public static let maximumRequestHeaders = 64
+    /// Connections served at once; more are answered 503 and closed.
+    public static let maximumConnections = 32
+    /// Seconds a client may take to send one request's line and headers.
+    public static let requestReadTimeout = 10.0
+    /// Seconds a kept-alive connection may wait idle for its next request.
+    public static let connectionIdleTimeout = 15.0
+    /// Bytes of encoded frames the preview keeps (least recently used go first).
+    public static let maximumPreviewCacheBytes = 256 << 20
 
     /// What one scene may cost once expanded, checked before its first frame renders
     /// (`RenderBudget`). Every figure is an upper bound worked out from the model.

@@ -148,8 +148,9 @@ public struct PresentationJSON {
         return "{" + fields.map { "\(Self.string($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
     }
 
-    /// Numbers print with 12 significant digits (enough to compare, free of float noise).
-    static func number(_ value: Double) -> String {
+    /// Numbers print with 12 significant digits (enough to compare, free of float noise);
+    /// infinities as the strings `"infinity"`, `"-infinity"`, NaN as null.
+    public static func number(_ value: Double) -> String {
         guard value.isFinite else { return value.isNaN ? "null" : (value > 0 ? "\"infinity\"" : "\"-infinity\"") }
         if value == 0 { return "0" }
         if value.rounded() == value, abs(value) < 1e15 { return String(Int(value)) }
@@ -190,7 +191,7 @@ public struct PresentationJSON {
     }
 
     /// A JSON string literal.
-    static func string(_ s: String) -> String {
+    public static func string(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {
