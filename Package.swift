@@ -3,7 +3,7 @@
 //
 // Targets follow the pipeline, each importing only the stages before it:
 //   Geometry → Drawing → Timing → CoreMedia (CMTime) → Filters → Animation → Layers → SceneFormat (scene file → model)
-//   → Presentation (model at time t) → Rendering (render plan) → ImageIO, ContentRaster
+//   → Presentation (model at time t) → LottieImport (Lottie file → model) → Rendering (render plan) → ImageIO, ContentRaster
 //   → UIGraphics → GLRenderer | CPURenderer (plan → frame) → Export (frame clock, frame loop, sinks)
 //   → AVExport (AVFoundation's export API over Export) → RenderTesting (snapshot assertions),
 //   Demo, Benchmarks, Preview (the `lamina preview` server) → Lamina (umbrella) → LaminaCLI.
@@ -36,6 +36,11 @@ let package = Package(
         .target(name: "Layers", dependencies: ["Geometry", "Drawing", "Timing", "Filters", "Animation"]),
         .target(name: "SceneFormat", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers"]),
         .target(name: "Presentation", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers"]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Lottie files (JSON, .lottie) as layer trees, as lottie-ios's Core Animation engine builds them.
+        .systemLibrary(name: "CFontconfig", pkgConfig: "freetype2", providers: [.apt(["libfontconfig-dev", "libfreetype-dev"])]),
+        .target(name: "LottieImport", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers", "Presentation", "SceneFormat", "CZlib",
+                                                     "CFontconfig"]),
         .target(name: "Rendering", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers", "Presentation"]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
@@ -63,13 +68,13 @@ let package = Package(
         .target(name: "AVExport", dependencies: ["Geometry", "Timing", "CoreMedia", "Animation", "Layers", "Presentation",
                                                  "Rendering", "ImageIO", "Export"]),
         // Snapshot assertions for XCTest and Swift Testing, and the reftest manifest reader.
-        .target(name: "RenderTesting", dependencies: ["Geometry", "Layers", "Presentation", "SceneFormat", "Rendering",
+        .target(name: "RenderTesting", dependencies: ["Geometry", "Layers", "Presentation", "SceneFormat", "LottieImport", "Rendering",
                                                       "ImageIO", "Export"]),
         // `lamina demo`: the built-in demo scene (Examples/demo.json, embedded) over a generated clip.
         .target(name: "Demo", dependencies: ["Geometry", "Layers", "SceneFormat", "Rendering", "ImageIO", "Export"],
                 plugins: ["EmbedExamples"]),
         // `lamina bench`, `lamina bench --export` and `lamina-model-bench`.
-        .target(name: "Benchmarks", dependencies: ["Geometry", "Drawing", "Timing", "Filters", "Animation", "Layers", "Presentation", "SceneFormat",
+        .target(name: "Benchmarks", dependencies: ["Geometry", "Drawing", "Timing", "Filters", "Animation", "Layers", "Presentation", "SceneFormat", "LottieImport",
                                                    "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer",
                                                    "Export", "CoreMedia", "AVExport", "Demo", "CEGL"],
                 plugins: ["EmbedShaders"]),
@@ -77,7 +82,7 @@ let package = Package(
         // the page (Sources/Preview/Page) embedded at build time.
         .target(name: "Preview", dependencies: ["Geometry", "Layers", "SceneFormat", "Presentation", "Rendering", "ImageIO", "Export"],
                 exclude: ["Page"], plugins: ["EmbedPreviewPage"]),
-        .target(name: "Lamina", dependencies: ["Geometry", "Drawing", "UIGraphics", "Timing", "CoreMedia", "Filters", "Animation", "Layers", "Presentation", "SceneFormat",
+        .target(name: "Lamina", dependencies: ["Geometry", "Drawing", "UIGraphics", "Timing", "CoreMedia", "Filters", "Animation", "Layers", "Presentation", "SceneFormat", "LottieImport",
                                                "Rendering", "ImageIO", "ContentRaster", "GLRenderer", "CPURenderer", "Export", "AVExport"]),
         .executableTarget(name: "LaminaCLI", dependencies: ["Lamina", "Demo", "Benchmarks", "Preview"]),
         .executableTarget(name: "ModelBenchmark", dependencies: ["Benchmarks"]),
@@ -96,6 +101,7 @@ let package = Package(
         .testTarget(name: "SceneFormatTests", dependencies: ["SceneFormat", "Lamina", "TestSupport"], exclude: ["Malformed", "FuzzRegressions"]),
         .testTarget(name: "ContentRasterTests", dependencies: ["ContentRaster", "Geometry", "Layers", "Rendering", "TestSupport"]),
         .testTarget(name: "ReftestTests", dependencies: ["Lamina", "RenderTesting", "TestSupport"], exclude: ["Reftests"]),
+        .testTarget(name: "LottieImportTests", dependencies: ["LottieImport", "SceneFormat", "Layers", "Geometry"]),
         .testTarget(name: "ExportTests", dependencies: ["Lamina", "Demo", "TestSupport"]),
         // iOS export code ported with `import Lamina` only: assets, compositions, export sessions.
         .testTarget(name: "AVExportTests", dependencies: ["Lamina", "TestSupport"]),

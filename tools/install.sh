@@ -16,6 +16,9 @@ packages=(
   libcairo2-dev
   libpango1.0-dev
   libharfbuzz-dev
+  # LottieImport: fonts shipped beside an animation (fontconfig) and their ascent (FreeType).
+  libfontconfig-dev
+  libfreetype-dev
   # The only fonts the ContentRaster tests use (present on a fresh machine, listed to be sure).
   fonts-dejavu-core
   fonts-dejavu-extra

@@ -117,8 +117,13 @@ struct KeyframeTrack {
         let n = count
         if n == 1 { return keyframe(0) }
         if mode == .discrete {
-            var j = 0
-            for (i, t) in keyTimes.enumerated() where t <= u { j = i }
+            // The last key time ≤ u (binary search: long sampled tracks stay cheap).
+            var low = 0, high = keyTimes.count
+            while low < high {
+                let mid = (low + high) / 2
+                if keyTimes[mid] <= u { low = mid + 1 } else { high = mid }
+            }
+            let j = max(0, low - 1)
             if case .path(let segments) = source { return .point(segments[min(j, segments.count - 1)].start) }
             return keyframe(min(j, n - 1))
         }
@@ -163,8 +168,13 @@ struct KeyframeTrack {
 
     /// Segment i with k_i ≤ u ≤ k_{i+1}, and the fraction s within it after its timing function.
     private func segment(at u: Double) -> (index: Int, fraction: Double) {
-        var i = 0
-        while i < count - 2, u > keyTimes[i + 1] { i += 1 }
+        // The first segment whose end is ≥ u (binary search over the non-decreasing key times).
+        var low = 0, high = max(0, count - 2)
+        while low < high {
+            let mid = (low + high) / 2
+            if u > keyTimes[mid + 1] { low = mid + 1 } else { high = mid }
+        }
+        let i = low
         let span = keyTimes[i + 1] - keyTimes[i]
         var s = span > 0 ? min(max((u - keyTimes[i]) / span, 0), 1) : 0
         if i < segmentFunctions.count, let f = segmentFunctions[i] { s = f.solve(s) }

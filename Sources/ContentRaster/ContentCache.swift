@@ -69,6 +69,9 @@ public final class ContentCache: ContentRasterizer, Sendable {
         case .shape(let shape, _):
             guard let path = shape.path else { return nil }
             return raster(path, style: ShapeStyle(shape), placement: placement)
+        case .alignedShape(let shape, _, _, _):
+            guard let path = shape.path else { return nil }
+            return raster(path, style: ShapeStyle(shape), placement: placement)
         case .filledPath(let path, _):
             return raster(path, style: ShapeStyle(fillColor: .white, fillRule: .nonZero, strokeColor: nil), placement: placement)
         case .cornerMask(let radius, let ringWidth):
@@ -114,6 +117,9 @@ public final class ContentCache: ContentRasterizer, Sendable {
         public var height: Int
         /// Pixels per point it is drawn at.
         public var scale: CGFloat
+        /// Pixels per point along x and y over `scale` (an aligned shape under a scale that is
+        /// not quite uniform; 1 × 1 otherwise).
+        public var stretch = CGSize(width: 1, height: 1)
     }
 
     /// The placement `render` uses for `request`; nil when it draws nothing.
@@ -122,6 +128,9 @@ public final class ContentCache: ContentRasterizer, Sendable {
         case .shape(let shape, let scale):
             guard let path = shape.path else { return nil }
             return aligned(PathRasterizer.paintedBounds(of: path, style: ShapeStyle(shape)), scale: scale)
+        case .alignedShape(let shape, let scale, let stretch, let phase):
+            guard let path = shape.path else { return nil }
+            return aligned(PathRasterizer.paintedBounds(of: path, style: ShapeStyle(shape)), scale: scale, stretch: stretch, phase: phase)
         case .filledPath(let path, let scale):
             return aligned(path.boundingBoxOfPath, scale: scale)
         case .cornerMask(let radius, _):
@@ -153,7 +162,11 @@ public final class ContentCache: ContentRasterizer, Sendable {
             // only the part drawn, must map within it, so very distant geometry lowers the scale.
             let reach = max(abs(whole.rect.minX - region.minX), abs(whole.rect.maxX - region.minX),
                             abs(whole.rect.minY - region.minY), abs(whole.rect.maxY - region.minY), 1e-9)
-            return aligned(region, scale: min(requested, maximumDeviceCoordinate / reach))
+            let scale = min(requested, maximumDeviceCoordinate / reach)
+            if case .alignedShape(_, _, let stretch, let phase) = inner {
+                return aligned(region, scale: scale, stretch: stretch, phase: scale == requested ? phase : .zero)
+            }
+            return aligned(region, scale: scale)
         }
     }
 
@@ -178,20 +191,30 @@ public final class ContentCache: ContentRasterizer, Sendable {
         return min(scale, (maximumSide - 2) / longest)
     }
 
-    /// `region` grown to whole pixels, so the raster's pixels line up with the target's.
-    private static func aligned(_ region: CGRect, scale requested: CGFloat) -> Placement? {
-        guard !region.isNull, region.width.isFinite, region.height.isFinite, requested > 0 else { return nil }
-        let scale = fittingScale(requested, region.size)
-        let minX = (region.minX * scale).rounded(.down), minY = (region.minY * scale).rounded(.down)
-        let maxX = (region.maxX * scale).rounded(.up), maxY = (region.maxY * scale).rounded(.up)
+    /// `region` grown to whole pixels at `scale`·`stretch` pixels per point along x and y, the
+    /// pixel grid shifted by `phase` pixels (kept only while the scale need not be lowered to fit),
+    /// so the raster's pixels line up with the target's.
+    private static func aligned(_ region: CGRect, scale requested: CGFloat, stretch: CGSize = CGSize(width: 1, height: 1),
+                                phase requestedPhase: CGPoint = .zero) -> Placement? {
+        guard !region.isNull, region.width.isFinite, region.height.isFinite, requested > 0,
+              stretch.width > 0, stretch.height > 0 else { return nil }
+        let scale = fittingScale(requested, CGSize(width: region.width * stretch.width, height: region.height * stretch.height))
+        let phase = scale == requested ? requestedPhase : .zero
+        let sx = scale * stretch.width, sy = scale * stretch.height
+        let minX = (region.minX * sx + phase.x).rounded(.down) - phase.x, minY = (region.minY * sy + phase.y).rounded(.down) - phase.y
+        let maxX = (region.maxX * sx + phase.x).rounded(.up) - phase.x, maxY = (region.maxY * sy + phase.y).rounded(.up) - phase.y
         guard maxX > minX, maxY > minY else { return nil }
-        let rect = CGRect(x: minX / scale, y: minY / scale, width: (maxX - minX) / scale, height: (maxY - minY) / scale)
-        return Placement(rect: rect, width: pixelCount(rect.width * scale), height: pixelCount(rect.height * scale), scale: scale)
+        let rect = CGRect(x: minX / sx, y: minY / sy, width: (maxX - minX) / sx, height: (maxY - minY) / sy)
+        return Placement(rect: rect, width: pixelCount(maxX - minX), height: pixelCount(maxY - minY), scale: scale, stretch: stretch)
     }
 
     /// A path drawn over a placement's region, its pixels lined up with the target's.
     private static func raster(_ path: CGPath, style: ShapeStyle, placement: Placement) -> RasterizedContent? {
-        guard let image = PathRasterizer.rasterize(ShapeRasterInput(path: path, style: style, region: placement.rect, scale: placement.scale)),
+        let sx = placement.scale * placement.stretch.width, sy = placement.scale * placement.stretch.height
+        let input = ShapeRasterInput(path: path, style: style, pixelWidth: placement.width, pixelHeight: placement.height,
+                                     transform: CGAffineTransform(a: sx, b: 0, c: 0, d: sy,
+                                                                  tx: -placement.rect.minX * sx, ty: -placement.rect.minY * sy))
+        guard let image = PathRasterizer.rasterize(input),
               let cgImage = CGImage(width: image.width, height: image.height, premultipliedRGBA: image.pixels) else { return nil }
         return RasterizedContent(image: cgImage, rect: placement.rect)
     }

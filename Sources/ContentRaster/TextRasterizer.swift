@@ -22,6 +22,7 @@ public enum TextRasterizer {
         // Lay out in points; the CTM scales to pixels. Pango reads the CTM when the context is made.
         cairo_scale(cr, scale, scale)
         if let region = input.region { cairo_translate(cr, -Double(region.minX), -Double(region.minY)) }
+        lamina_pango_refresh_application_fonts()
         guard let context = pango_cairo_create_context(cr) else {
             return RasterizedText(image: canvas.image(), warnings: [], lineCount: 0)
         }

@@ -32,7 +32,7 @@ public struct SceneOutput {
         if let size {
             (w, h) = size
             if scale == nil {
-                pixelsPerPoint = scene.scale * min(Double(w) / Double(scene.width), Double(h) / Double(scene.height))
+                pixelsPerPoint = scene.scaleToFit(width: w, height: h)
             }
         }
         width = w
@@ -74,7 +74,9 @@ public struct SceneOutput {
     public func videoFrames() throws(ExportError) -> ClosedRange<Int> {
         let frames: ClosedRange<Int>
         if let duration = scene.duration {
-            frames = clock.frames(forDuration: duration)
+            // A Lottie animation's video covers its frames ip … op − 1.
+            let all = clock.frames(forDuration: duration), first = clock.frame(at: scene.startTime)
+            frames = (all.lowerBound + first)...(all.upperBound + first)
         } else if let composition = videoComposition {
             frames = clock.frames(forDuration: try VideoInfo.probe(composition.url).duration)
         } else {

@@ -18,7 +18,13 @@ public final class FileImageProvider: ImageProvider {
         let key = ObjectIdentifier(image)
         if let cached = cache[key] { return cached.pixels }
         var pixels: Image?
-        if let source = image.source {
+        if let encoded = image.encodedData {
+            do {
+                pixels = try ImageFile.decode(encoded)
+            } catch {
+                problems.append("embedded image: \(error.description)")
+            }
+        } else if let source = image.source {
             do {
                 pixels = try ImageFile.read(contentsOf: URL(fileURLWithPath: source))
             } catch {

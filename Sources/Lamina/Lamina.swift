@@ -10,6 +10,7 @@
 @_exported import Layers
 @_exported import SceneFormat
 @_exported import Presentation
+@_exported import LottieImport
 @_exported import Rendering
 @_exported import ImageIO
 @_exported import ContentRaster

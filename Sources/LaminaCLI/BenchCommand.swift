@@ -44,7 +44,7 @@ enum BenchCommand {
         if !args.positional.isEmpty {
             options.scenes = try args.positional.map { file throws(JobFailure) in
                 do {
-                    let scene = try SceneLoader.load(contentsOf: URL(fileURLWithPath: file))
+                    let scene = try LottieImporter.loadScene(contentsOf: URL(fileURLWithPath: file))
                     return BenchScenes.Scene(name: URL(fileURLWithPath: file).lastPathComponent, root: scene.root)
                 } catch {
                     throw JobFailure(description: "\(error)")

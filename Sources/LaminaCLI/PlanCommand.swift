@@ -51,7 +51,7 @@ enum PlanCommand {
         }
 
         let scene: Scene
-        do { scene = try SceneLoader.load(contentsOf: sceneURL) } catch { throw JobFailure(description: "\(error)") }
+        do { scene = try LottieImporter.loadScene(contentsOf: sceneURL) } catch { throw JobFailure(description: "\(error)") }
         let fps = try args.values("--fps").last.map { try RenderCommand.number($0, "--fps") }
         if let fps, !(fps > 0) { throw UsageError(description: "--fps must be positive") }
         let scale = try args.values("--scale").last.map { try RenderCommand.number($0, "--scale") }

@@ -48,7 +48,8 @@ enum PreviewCommand {
 
         let options = SceneLoadOptions(allowsAssetsOutsideFolder: args.flags.contains("--allow-assets-outside"))
         let session = PreviewSession(scene: url, size: size.map { (width: $0.0, height: $0.1) },
-                                     loader: PreviewSession.sceneLoader(options: options), log: { message in fail(message) })
+                                     loader: { url throws(SceneLoadError) in try LottieImporter.loadScene(contentsOf: url, options: options) },
+                                     log: { message in fail(message) })
         let server: PreviewServer
         do {
             server = try PreviewServer(session: session, host: host ?? "127.0.0.1", port: port, allowsAnyHost: host != nil, view: view)

@@ -205,8 +205,8 @@ enum RenderCommand {
     /// The scene file, its assets confined unless `--allow-assets-outside`.
     static func loadScene(_ file: String, _ args: Arguments) throws(JobFailure) -> Scene {
         do {
-            return try SceneLoader.load(contentsOf: URL(fileURLWithPath: file),
-                                        options: SceneLoadOptions(allowsAssetsOutsideFolder: args.flags.contains("--allow-assets-outside")))
+            return try LottieImporter.loadScene(contentsOf: URL(fileURLWithPath: file),
+                                                options: SceneLoadOptions(allowsAssetsOutsideFolder: args.flags.contains("--allow-assets-outside")))
         } catch {
             throw JobFailure(description: error.description)
         }

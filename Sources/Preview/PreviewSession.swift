@@ -17,9 +17,8 @@ public final class PreviewSession: Sendable {
     /// Loads a scene (or any file a loader understands) into a scene.
     public typealias Loader = @Sendable (URL) throws(SceneLoadError) -> Scene
 
-    /// What `lamina preview` opens: scene files, their assets confined to the scene's folder
-    /// unless `options` lift it. The one place to name another loader — Lottie files, told
-    /// apart by content, once the Lottie importer is on this branch.
+    /// Scene files, their assets confined to the scene's folder unless `options` lift it.
+    /// `lamina preview` passes a loader that also takes Lottie files, told apart by content.
     public static func sceneLoader(options: SceneLoadOptions = SceneLoadOptions()) -> Loader {
         { url throws(SceneLoadError) in try SceneLoader.load(contentsOf: url, options: options) }
     }

@@ -4,6 +4,7 @@ import Rendering
 import ImageIO
 import ContentRaster
 import SceneFormat
+import LottieImport
 import Export
 
 /// Runs reftest entries (`ReftestManifest`) on one or more backends, the way Lamina's own
@@ -165,7 +166,7 @@ public struct ReftestRunner {
         if let scene = scenes[url] { return scene }
         let result: Result<Scene, SceneLoadError>
         do {
-            result = .success(try SceneLoader.load(contentsOf: url))
+            result = .success(try LottieImporter.loadScene(contentsOf: url))
         } catch {
             result = .failure(error)
         }

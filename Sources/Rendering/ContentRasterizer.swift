@@ -8,6 +8,12 @@ import Layers
 public enum ContentRequest: Hashable, Sendable {
     /// A `CAShapeLayer`'s path, filled and stroked with its properties (§15.1), at `scale` pixels per point.
     case shape(ShapeProperties, scale: CGFloat)
+    /// A shape drawn onto the target's own pixel grid (a layer under a plain scale and move):
+    /// its path stretched by `stretch` (a near-uniform scale's x and y parts over `scale`) and
+    /// rasterized at exactly `scale` pixels per point, the pixels offset by `phase` (0…1, the
+    /// fraction of a target pixel the layer's origin sits at) so that they coincide with the
+    /// target's and compositing resamples nothing.
+    case alignedShape(ShapeProperties, scale: CGFloat, stretch: CGSize, phase: CGPoint)
     /// A `CATextLayer`'s text laid out in bounds of `size` points, at `scale` pixels per point.
     case text(TextProperties, size: CGSize, scale: CGFloat)
     /// A path filled opaque white with the non-zero rule (a shadow's shape), at `scale` pixels per point.
@@ -30,7 +36,7 @@ public enum ContentRequest: Hashable, Sendable {
     /// Pixels per point asked for (a corner mask's: 1).
     public var requestedScale: CGFloat {
         switch self {
-        case .shape(_, let scale), .text(_, _, let scale), .filledPath(_, let scale): scale
+        case .shape(_, let scale), .alignedShape(_, let scale, _, _), .text(_, _, let scale), .filledPath(_, let scale): scale
         case .cornerMask, .cornerMaskPair: 1
         case .drawing(let drawing): drawing.key.scale
         case .clipped(let inner, _): inner.requestedScale

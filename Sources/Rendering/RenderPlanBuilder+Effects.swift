@@ -74,7 +74,12 @@ extension RenderPlanBuilder.Walk {
         let reach: CGRect
         switch p.content {
         case .shape(let shape) where shape.path != nil:
-            request = .shape(shape, scale: scale())
+            if let grid = Self.targetGrid(toTarget) {
+                // Under a plain scale and move, rasterize on the target's own pixels: no resampling.
+                request = .alignedShape(shape, scale: grid.scale, stretch: grid.stretch, phase: grid.phase)
+            } else {
+                request = .shape(shape, scale: scale())
+            }
             let strokes = shape.strokeColor != nil && shape.lineWidth > 0
             let outset = strokes ? shape.lineWidth / 2 * max(shape.miterLimit.isFinite ? shape.miterLimit : 1, 2.0.squareRoot()) + 1 : 1
             reach = shape.path!.boundingBox.insetBy(dx: -outset, dy: -outset)
@@ -85,7 +90,8 @@ extension RenderPlanBuilder.Walk {
             return
         }
         guard !reach.isNull, let visible = VisibleRegion.clip(reach, toTarget: toTarget, target: samplingTarget) else { return }
-        if visible != reach, case .shape(_, let s) = request { request = .clipped(request, region: Self.rasterTile(visible, scale: s)) }
+        if visible != reach, case .shape = request { request = .clipped(request, region: Self.rasterTile(visible, scale: request.requestedScale)) }
+        if visible != reach, case .alignedShape = request { request = .clipped(request, region: Self.rasterTile(visible, scale: request.requestedScale)) }
         if visible != reach, case .text(_, _, let s) = request {
             request = .clipped(request, region: Self.rasterTile(visible.offsetBy(dx: -p.bounds.minX, dy: -p.bounds.minY), scale: s))
         }
@@ -104,6 +110,20 @@ extension RenderPlanBuilder.Walk {
                                      paint: .image(rasterized.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
                                                    minification: .linear, magnification: .linear),
                                      opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing), offset: mirror))
+    }
+
+    /// The target's pixel grid as seen from a layer drawn with `t`, when `t` only scales (by at
+    /// most 64, x and y within 2 % of each other) and moves: the mean scale, the x and y scales
+    /// over it, and the fraction of a target pixel the layer's origin sits at.
+    static func targetGrid(_ t: CATransform3D) -> (scale: CGFloat, stretch: CGSize, phase: CGPoint)? {
+        // Tolerances absorb the rounding of transforms rebuilt from components (a zero rotation).
+        guard t.m11 > 0, t.m22 > 0, t.m11 <= 64, t.m22 <= 64,
+              abs(t.m12) <= 1e-9 * t.m11, abs(t.m21) <= 1e-9 * t.m22, abs(t.m14) <= 1e-12, abs(t.m24) <= 1e-12,
+              abs(t.m44 - 1) <= 1e-12, abs(t.m22 - t.m11) <= 0.02 * t.m11 else { return nil }
+        let phase = CGPoint(x: t.m41 - t.m41.rounded(.down), y: t.m42 - t.m42.rounded(.down))
+        guard abs(t.m22 - t.m11) > 1e-7 * t.m11 else { return (t.m11, CGSize(width: 1, height: 1), phase) }
+        let s = (t.m11 * t.m22).squareRoot()
+        return (s, CGSize(width: t.m11 / s, height: t.m22 / s), phase)
     }
 
     /// A Gaussian shadow of the layer's composited alpha: the subtree drawn into a pass with a

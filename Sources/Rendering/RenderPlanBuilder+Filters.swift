@@ -36,7 +36,8 @@ extension RenderPlanBuilder.Walk {
         let p = layer.properties
         let reach = 3 * LayerEffects.blurReach(effects.filters)
         let visible = visibleRegion(toTarget, margin: reach)
-        var region = p.masksToBounds ? p.bounds : contentExtent(index) ?? visible ?? p.bounds
+        // A point of margin: a filter's edge pixels sample just past the content.
+        var region = p.masksToBounds ? p.bounds : contentExtent(index).map { $0.isNull ? $0 : $0.insetBy(dx: -1, dy: -1) } ?? visible ?? p.bounds
         if let visible { region = region.intersection(visible) }
         guard !region.isNull, region.width > 0, region.height > 0 else { return }
         let area = region.insetBy(dx: -reach, dy: -reach)
@@ -280,9 +281,10 @@ extension RenderPlanBuilder.Walk {
         while let (i, toRoot) = stack.popLast() {
             let layer = tree.layers[i]
             let p = layer.properties
-            guard !p.isHidden, !layer.isMask, i == index || p.opacity > 0 else { continue }
+            guard !p.isHidden, i == index || !layer.isMask && p.opacity > 0 else { continue }
             var local = CGRect.null
             let paints = p.backgroundColor.map { $0.alpha > 0 } == true || p.borderWidth > 0 || p.contents.image != nil
+                || layer.drawing != nil
             switch p.content {
             case .shape(let shape):
                 if let box = shape.path?.boundingBox, !box.isNull {
@@ -325,6 +327,6 @@ extension RenderPlanBuilder.Walk {
                 stack.append((child, placement.concatenating(layer.preservesDepth ? parent : parent.flattened)))
             }
         }
-        return extent.isNull ? .null : extent.insetBy(dx: -1, dy: -1)
+        return extent
     }
 }

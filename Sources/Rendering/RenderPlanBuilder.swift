@@ -338,16 +338,24 @@ public struct RenderPlanBuilder {
         }
 
         /// Renders the layer's subtree into its own pass (in its bounds space) and composites that.
-        /// The pass covers only the part of the bounds that can show in the target.
+        /// The pass covers what the subtree draws (the bounds when it clips to them; sublayers and
+        /// paths may reach past them otherwise), of that only what the mask's content covers and
+        /// what can show in the target.
         mutating func isolate(_ index: Int, toTarget: CATransform3D, opacity: Float, purpose: String,
                               into items: inout [DrawItem]) {
             let layer = tree.layers[index]
             let p = layer.properties
-            let bounds = p.bounds
-            guard bounds.width > 0, bounds.height > 0,
-                  let visible = VisibleRegion.clip(bounds, toTarget: toTarget, target: samplingTarget) else { return }
-            let density = Self.pixelDensity(toTarget, at: CGPoint(x: visible.midX, y: visible.midY))
-            let (area, passWidth, passHeight) = clippedPassGeometry(bounds, visible: visible, density: density)
+            var region = p.masksToBounds ? p.bounds : contentExtent(index) ?? visibleRegion(toTarget, margin: 0) ?? p.bounds
+            if let mask = layer.mask, let covered = placedExtent(of: mask) { region = region.intersection(covered) }
+            guard !region.isNull, region.width > 0, region.height > 0,
+                  let visible = VisibleRegion.clip(region, toTarget: toTarget, target: samplingTarget) else { return }
+            let area: CGRect, passWidth: Int, passHeight: Int
+            if let aligned = targetAlignedPass(visible, toTarget: toTarget) {
+                (area, passWidth, passHeight) = aligned
+            } else {
+                let density = Self.pixelDensity(toTarget, at: CGPoint(x: visible.midX, y: visible.midY))
+                (area, passWidth, passHeight) = clippedPassGeometry(region, visible: visible, density: density)
+            }
             let toPass = CATransform3DMakeTranslation(-area.minX, -area.minY, 0)
                 .concatenating(CATransform3DMakeScale(CGFloat(passWidth) / area.width, CGFloat(passHeight) / area.height, 1))
             let passID = pass(width: passWidth, height: passHeight, purpose: purpose, owner: label(index)) { walk, passItems in
@@ -355,7 +363,7 @@ public struct RenderPlanBuilder {
             }
             let maskID = maskPass(of: index, toPass: toPass, width: passWidth, height: passHeight)
             let clip = p.masksToBounds
-                ? RoundedShape(rect: bounds, radius: p.cornerRadius, corners: RoundedCorners(p.maskedCorners), continuous: p.cornerCurve == .continuous)
+                ? RoundedShape(rect: p.bounds, radius: p.cornerRadius, corners: RoundedCorners(p.maskedCorners), continuous: p.cornerCurve == .continuous)
                 : nil
             items.append(tagged(DrawItem(layer: label(index), role: "group", transform: toTarget, rect: area,
                                          paint: .pass(passID, source: CGRect(x: 0, y: 0, width: 1, height: 1)), opacity: opacity,
@@ -395,6 +403,36 @@ public struct RenderPlanBuilder {
             guard !part.isNull, part.width > 0, part.height > 0 else { return (rect, Int(min(side, columns)), Int(min(side, rows))) }
             return (part, Int(min(side, max(1, (part.width / texel.width).rounded()))),
                     Int(min(side, max(1, (part.height / texel.height).rounded()))))
+        }
+
+        /// Under a plain scale and move (`toTarget`), the pass over `visible` made of the target's
+        /// own pixels, so that compositing it copies pixels one to one; nil under other maps or
+        /// past `maximumPassSide`.
+        func targetAlignedPass(_ visible: CGRect, toTarget m: CATransform3D) -> (rect: CGRect, width: Int, height: Int)? {
+            let sx = m.m11, sy = m.m22, tx = m.m41, ty = m.m42
+            // The plane z = 0 maps through m11…m42 alone when there is no perspective (z terms may be anything).
+            guard sx > 0, sy > 0, sx <= 64, sy <= 64, abs(m.m12) <= 1e-9 * sx, abs(m.m21) <= 1e-9 * sy,
+                  abs(m.m14) <= 1e-12, abs(m.m24) <= 1e-12, abs(m.m44 - 1) <= 1e-12 else { return nil }
+            let x0 = (visible.minX * sx + tx).rounded(.down), y0 = (visible.minY * sy + ty).rounded(.down)
+            let x1 = (visible.maxX * sx + tx).rounded(.up), y1 = (visible.maxY * sy + ty).rounded(.up)
+            let side = CGFloat(maximumPassSide)
+            guard x1 > x0, y1 > y0, x1 - x0 <= side, y1 - y0 <= side else { return nil }
+            return (CGRect(x: (x0 - tx) / sx, y: (y0 - ty) / sy, width: (x1 - x0) / sx, height: (y1 - y0) / sy), Int(x1 - x0), Int(y1 - y0))
+        }
+
+        /// What a mask (or any sublayer) draws, in its parent's space; nil where that is unbounded.
+        func placedExtent(of child: Int) -> CGRect? {
+            guard let own = contentExtent(child) else { return nil }
+            guard !own.isNull else { return .null }
+            let m = tree.layers[child].transformToParent.flattened
+            var box = CGRect.null
+            for corner in [CGPoint(x: own.minX, y: own.minY), CGPoint(x: own.maxX, y: own.minY),
+                           CGPoint(x: own.minX, y: own.maxY), CGPoint(x: own.maxX, y: own.maxY)] {
+                let h = m.transform(x: corner.x, y: corner.y)
+                guard h.w > 1e-6 else { return nil }
+                box = box.union(CGRect(x: h.x / h.w, y: h.y / h.w, width: 0, height: 0))
+            }
+            return box
         }
 
         /// The pass being built while `body` collects its items: backdrop filters inside may

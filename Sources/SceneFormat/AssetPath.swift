@@ -12,10 +12,10 @@ import Musl
 /// The check resolves the path component by component, following symlinks where they exist and
 /// keeping the rest as written where they do not, so a path that leads outside is refused the
 /// same way whether or not its target exists: the answer never tells what is on the machine.
-enum AssetPath {
+package enum AssetPath {
     /// The resolved absolute path of `path` (relative to `folder`, or absolute), or nil when
     /// it leads outside `folder` (or through more than 40 symlinks).
-    static func confined(_ path: String, in folder: String) -> String? {
+    package static func confined(_ path: String, in folder: String) -> String? {
         guard let root = resolve(folder, base: "/"), let resolved = resolve(path, base: root) else { return nil }
         if root == "/" { return resolved }
         return resolved == root || resolved.hasPrefix(root + "/") ? resolved : nil

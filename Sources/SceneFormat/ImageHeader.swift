@@ -2,13 +2,13 @@ import Foundation
 
 /// Pixel size read from an image file's header, without decoding pixels (decoding belongs to the
 /// renderers' image stage; the model only needs the size and a name).
-enum ImageHeader {
-    enum Format { case png, jpeg }
+package enum ImageHeader {
+    package enum Format { case png, jpeg }
 
-    struct Problem: Error { var reason: String }
+    package struct Problem: Error { package var reason: String }
 
     /// The format and size, or a reason the header is unusable.
-    static func read(_ bytes: [UInt8]) -> Result<(format: Format, width: Int, height: Int), Problem> {
+    package static func read(_ bytes: [UInt8]) -> Result<(format: Format, width: Int, height: Int), Problem> {
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         if bytes.starts(with: png) {
             // IHDR is always the first chunk: length(4) "IHDR"(4) width(4) height(4).

@@ -27,6 +27,28 @@ public struct Scene {
     /// What the loader accepted but the author likely did not mean (keyTimes Core Animation
     /// ignores), one line each in the `file:line:column: path: reason` form.
     public var warnings: [SceneProblem] = []
+    /// Seconds at which a whole-file export begins (a Lottie animation's first frame, `ip / fr`);
+    /// single frames are always placed by absolute time.
+    public var startTime: Double = 0
+    /// The root's size in points when it is not a whole number of pixels at `scale` (a Lottie
+    /// composition of 100 × 58.84): fitting to an output size uses it instead of `width`×`height`.
+    public var pointSize: CGSize?
+
+    /// A scene of `width`×`height` pixels at `scale` around `root`.
+    public init(width: Int, height: Int, scale: Double = 1, framesPerSecond: Double, duration: Double? = nil,
+                background: CGColor? = nil, root: CALayer, assets: [String: SceneAsset] = [:], video: VideoBinding? = nil,
+                fileURL: URL? = nil, limits: SceneLimits.Budget = .standard) {
+        self.width = width; self.height = height; self.scale = scale; self.framesPerSecond = framesPerSecond
+        self.duration = duration; self.background = background; self.root = root; self.assets = assets
+        self.video = video; self.fileURL = fileURL; self.limits = limits
+    }
+
+    /// The scale that fits the scene into `width`×`height` pixels, drawn from the top-left.
+    public func scaleToFit(width w: Int, height h: Int) -> Double {
+        let size = pointSize ?? CGSize(width: Double(width) / scale, height: Double(height) / scale)
+        guard size.width > 0, size.height > 0 else { return scale }
+        return min(Double(w) / size.width, Double(h) / size.height)
+    }
 
     /// The asset name an image was loaded from, for printing presentation values.
     public func assetName(of image: CGImage) -> String? {
@@ -56,3 +78,16 @@ public struct VideoBinding: Sendable {
     public var layerName: String
 }
 
+/// Makes scene-file layers of a type that a later stage knows (`{"type": "lottie", "source": …}`):
+/// `make` builds the layer from the file `source` names (resolved and confined as assets are),
+/// with warnings about what it leaves out, before the layer's own properties are read; `finish`
+/// runs after them (to lay out for the final bounds).
+public struct SceneLayerImporter: Sendable {
+    public var make: @Sendable (URL) throws(SceneLoadError) -> (layer: CALayer, warnings: [SceneProblem])
+    public var finish: @Sendable (CALayer) -> Void
+
+    public init(make: @escaping @Sendable (URL) throws(SceneLoadError) -> (layer: CALayer, warnings: [SceneProblem]),
+                finish: @escaping @Sendable (CALayer) -> Void = { _ in }) {
+        self.make = make; self.finish = finish
+    }
+}

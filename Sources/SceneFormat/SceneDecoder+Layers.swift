@@ -27,8 +27,13 @@ extension SceneDecoder {
         }
         guard let reader = object(node, path) else { return nil }
         defer { reader.reportUnknownKeys() }
-        let type = reader["type"].flatMap { choice($0, reader.path("type"), Self.layerTypes) } ?? "layer"
-        let layer: CALayer = switch type {
+        let type = reader["type"].flatMap { choice($0, reader.path("type"), Self.layerTypes + layerImporters.keys.sorted()) } ?? "layer"
+        var imported: CALayer?
+        if let importer = layerImporters[type] {
+            guard let made = importedLayer(reader, importer) else { return nil }
+            imported = made
+        }
+        let layer: CALayer = if let imported { imported } else { switch type {
         case "text": CATextLayer()
         case "shape": CAShapeLayer()
         case "gradient": CAGradientLayer()
@@ -37,7 +42,7 @@ extension SceneDecoder {
         case "emitter": CAEmitterLayer()
         case "video": VideoFrameLayer()
         default: CALayer()
-        }
+        } }
         commonProperties(reader, layer)
         switch layer {
         case let text as CATextLayer: textProperties(reader, text)
@@ -79,7 +84,38 @@ extension SceneDecoder {
             }
             if !animations.isEmpty { context.pendingAnimations.append((layer, animations)) }
         }
+        if let importer = layerImporters[type] { importer.finish(layer) }
         return DecodedLayer(layer: layer, keys: Set(reader.members.map(\.key)))
+    }
+
+    /// A layer made from a file by a later stage's importer: `source` names the file, and the
+    /// layer's own timing may repeat (`repeatCount`).
+    private func importedLayer(_ reader: ObjectReader, _ importer: SceneLayerImporter) -> CALayer? {
+        guard let sourceNode = reader["source"] else {
+            fail(reader.node, reader.path("source"), "missing required key \"source\"")
+            return nil
+        }
+        guard let relative = string(sourceNode, reader.path("source")) else { return nil }
+        guard let url = assetURL(relative, sourceNode, reader.path("source")) else { return nil }
+        let layer: CALayer
+        do {
+            let made = try importer.make(url)
+            layer = made.layer
+            for warning in made.warnings { warn(warning) }
+        } catch {
+            for problem in error.problems {
+                var p = problem
+                if p.path.isEmpty, p.location == nil {
+                    p = SceneProblem(file: file, location: sourceNode.location, path: reader.path("source"), reason: "\(problem.file): \(problem.reason)")
+                }
+                fail(p)
+            }
+            return nil
+        }
+        if let n = reader["repeatCount"], let v = number(n, reader.path("repeatCount"), in: 0...1e9, allowInfinity: true) {
+            layer.repeatCount = v.isInfinite ? .infinity : Float(v)
+        }
+        return layer
     }
 
     private func commonProperties(_ r: ObjectReader, _ layer: CALayer) {

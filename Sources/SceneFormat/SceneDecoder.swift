@@ -15,6 +15,8 @@ final class SceneDecoder {
     var declaredAssetNames: Set<String> = []
     /// Problems past the cap, counted so the list can say how many were left out.
     private(set) var omittedProblems = 0
+    /// Makers of layer types from later stages, by type name.
+    var layerImporters: [String: SceneLayerImporter] = [:]
     /// Problems are capped so a pathological file cannot produce unbounded output.
     static let problemLimit = 200
 
@@ -25,9 +27,15 @@ final class SceneDecoder {
     }
 
     func warn(_ node: JSONNode?, _ path: String, _ reason: String) {
-        guard warnings.count < Self.problemLimit else { return }
-        warnings.append(SceneProblem(file: file, location: node?.location, path: path, reason: reason))
+        warn(SceneProblem(file: file, location: node?.location, path: path, reason: reason))
     }
+
+    func warn(_ warning: SceneProblem) {
+        guard warnings.count < Self.problemLimit else { return }
+        warnings.append(warning)
+    }
+
+    func fail(_ problem: SceneProblem) { record(problem) }
 
     func fail(_ node: JSONNode?, _ path: String, _ reason: String) {
         record(SceneProblem(file: file, location: node?.location, path: path, reason: reason))

@@ -54,9 +54,11 @@ public enum SceneLoader {
     }
 
     /// Loads a scene from bytes; `fileName` names it in errors, `baseDirectory` resolves assets
-    /// (and confines them, unless `options` say otherwise).
+    /// (and confines them, unless `options` say otherwise). `layerImporters` make layers of types
+    /// this stage does not know (`"lottie"`) from files.
     public static func load(bytes: [UInt8], fileName: String, baseDirectory: URL,
-                            options: SceneLoadOptions = SceneLoadOptions()) throws(SceneLoadError) -> Scene {
+                            options: SceneLoadOptions = SceneLoadOptions(),
+                            layerImporters: [String: SceneLayerImporter] = [:]) throws(SceneLoadError) -> Scene {
         let root: JSONNode
         do {
             root = try JSONParser.parse(bytes, maxDepth: 2 * SceneLimits.maximumDepth + 16)
@@ -68,6 +70,7 @@ public enum SceneLoader {
             throw SceneLoadError(problems: [SceneProblem(file: fileName, location: error.location, path: "", reason: reason)])
         }
         let decoder = SceneDecoder(file: fileName, baseDirectory: baseDirectory, options: options)
+        decoder.layerImporters = layerImporters
         let scene = decoder.scene(root)
         if var scene, decoder.problems.isEmpty {
             scene.warnings = decoder.warnings
@@ -200,18 +203,7 @@ extension SceneDecoder {
             fail(node, path, "empty asset path")
             return nil
         }
-        let url: URL
-        if options.allowsAssetsOutsideFolder {
-            url = relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : baseDirectory.appendingPathComponent(relative)
-        } else {
-            // The same answer whether or not the file exists: it tells nothing about the machine.
-            guard let resolved = AssetPath.confined(relative, in: baseDirectory.path) else {
-                fail(node, path, "\"\(relative)\" is outside the scene's folder (assets must resolve inside it, "
-                     + "symlinks followed; --allow-assets-outside lifts this for trusted scenes)")
-                return nil
-            }
-            url = URL(fileURLWithPath: resolved)
-        }
+        guard let url = assetURL(relative, node, path) else { return nil }
         let ext = url.pathExtension.lowercased()
         if ["mp4", "mov", "m4v", "webm", "mkv", "avi"].contains(ext) {
             if let problem = InputFile.problem(at: url.path) {
@@ -240,6 +232,23 @@ extension SceneDecoder {
             }
             return SceneAsset(kind: .image, url: url, image: CGImage(width: info.width, height: info.height, source: url.path))
         }
+    }
+}
+
+extension SceneDecoder {
+    /// Where an asset path (or an imported layer's `source`) leads: inside the scene's folder
+    /// unless the options allow more; nil (a problem recorded) when it leads outside.
+    func assetURL(_ relative: String, _ node: JSONNode, _ path: String) -> URL? {
+        if options.allowsAssetsOutsideFolder {
+            return relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : baseDirectory.appendingPathComponent(relative)
+        }
+        // The same answer whether or not the file exists: it tells nothing about the machine.
+        guard let resolved = AssetPath.confined(relative, in: baseDirectory.path) else {
+            fail(node, path, "\"\(relative)\" is outside the scene's folder (assets must resolve inside it, "
+                 + "symlinks followed; --allow-assets-outside lifts this for trusted scenes)")
+            return nil
+        }
+        return URL(fileURLWithPath: resolved)
     }
 }
 

@@ -19,7 +19,7 @@ final class ReftestTests: XCTestCase {
     /// The groups, one test method each.
     static let groups = ["basics", "transforms3d", "contents", "content-layers", "corners-borders", "masks-clips", "shadows",
                          "opacity", "transitions", "timing", "animations", "text", "shapes", "gradients", "replicators",
-                         "particles", "blend", "filters"]
+                         "particles", "blend", "filters", "lottie"]
 
     // The backends are made once for the class; XCTest runs the methods serially on one thread.
     nonisolated(unsafe) private static var backends: [(kind: BackendKind, backend: (any RenderBackend)?, error: String?)]?
@@ -74,6 +74,7 @@ final class ReftestTests: XCTestCase {
     func testParticles() throws { try runGroup("particles") }
     func testBlend() throws { try runGroup("blend") }
     func testFilters() throws { try runGroup("filters") }
+    func testLottie() throws { try runGroup("lottie") }
 
     /// Every folder with a manifest has a test method (no manifest is silently skipped).
     func testEveryManifestHasATestMethod() throws {

@@ -143,6 +143,7 @@ final class RenderPlanTests: XCTestCase {
         """)
     }
 
+    /// The passes cover only the mask's content (the left half): nothing shows outside it.
     func test10MaskLayerRendersIntoItsOwnPass() {
         let r = root()
         let a = box("a", CGRect(x: 20, y: 20, width: 40, height: 40), red)
@@ -151,12 +152,12 @@ final class RenderPlanTests: XCTestCase {
         r.addSublayer(a)
         assertPlan(r, """
         plan 100x100
-        pass 0 40x40 mask clear rgba(0.000, 0.000, 0.000, 0.000)
+        pass 0 20x40 mask clear rgba(0.000, 0.000, 0.000, 0.000)
           background root/a quad (0,0) (40,0) (40,40) (0,40) solid rgba(1.000, 0.000, 0.000, 1.000)
-        pass 1 40x40 mask of root/a clear rgba(0.000, 0.000, 0.000, 0.000)
+        pass 1 20x40 mask of root/a clear rgba(0.000, 0.000, 0.000, 0.000)
           background root/a/m quad (0,0) (20,0) (20,40) (0,40) solid rgba(0.000, 0.000, 0.000, 1.000)
         pass 2 100x100 frame clear rgba(0.000, 0.000, 0.000, 0.000)
-          group root/a quad (20,20) (60,20) (60,60) (20,60) pass 0 uv [0,0,1,1] mask pass 1
+          group root/a quad (20,20) (40,20) (40,60) (20,60) pass 0 uv [0,0,1,1] mask pass 1
         """)
     }
 

@@ -70,6 +70,25 @@ final class InspectCommandTests: XCTestCase {
 
     // MARK: - Usage
 
+    /// `lamina render` and `inspect` tell a Lottie file from a scene file by its content (here
+    /// under a name with no `.json`): the reftests' red box with its blue stroke at 2×.
+    func testRenderAndInspectReadLottieFilesByContent() throws {
+        let source = Repository.root.appendingPathComponent("Tests/ReftestTests/Reftests/lottie/shapes.json")
+        let animation = workDirectory.appendingPathComponent("box.anim")
+        try FileManager.default.copyItem(at: source, to: animation)
+        let inspect = try lamina(["inspect", animation.path, "--time", "0"])
+        XCTAssertEqual(inspect.status, 0, inspect.stderr)
+        XCTAssertTrue(inspect.stdout.contains(#""type": "shape""#), inspect.stdout)
+        let render = try lamina(["render", animation.path, "-o", "frame.png", "--size", "200x200", "--backend", "cpu"])
+        XCTAssertEqual(render.status, 0, render.stderr)
+        let image = try ImageFile.read(contentsOf: workDirectory.appendingPathComponent("frame.png"))
+        XCTAssertEqual(image.width, 200)
+        // The box is 40 × 20 at (50, 50): red inside, blue on its edge, clear outside.
+        XCTAssertPixel(image, 100, 100, (255, 0, 0, 255))
+        XCTAssertPixel(image, 140, 100, (0, 0, 255, 255))
+        XCTAssertEqual(image.alpha(20, 20), 0)
+    }
+
     func testHelpExitsZeroAndMentionsInspect() throws {
         let run = try lamina(["--help"])
         XCTAssertEqual(run.status, 0)

@@ -1,0 +1,2 @@
+// zlib's raw inflate, for reading `.lottie` (zip) archives.
+#include <zlib.h>
