@@ -12,18 +12,28 @@ import Timing
 /// change something gets a block of its own (copied once, on the first write).
 public struct LayerProperties: Sendable, Equatable {
     // Shared only while unwritten (copy-on-write), so sharing across threads is safe.
-    @usableFromInline nonisolated(unsafe) var storage: LayerPropertyStorage
+    @usableFromInline nonisolated(unsafe) var storage: PropertyBlock<LayerPropertyValues>
+    /// The plain values animations usually change, in a block of their own: an animated layer
+    /// copies these (no reference counts) and keeps sharing `storage` with its model.
+    @usableFromInline nonisolated(unsafe) var geometry: PropertyBlock<LayerGeometryValues>
 
-    public init() { storage = LayerPropertyStorage.defaults }
+    public init() { storage = defaultPropertyBlock; geometry = defaultGeometryBlock }
 
     /// Gives this value a block of its own before a write, when the block is shared.
     @inlinable @inline(__always)
     mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = LayerPropertyStorage.make(storage.values.pointee) }
+        if !isKnownUniquelyReferenced(&storage) { storage = PropertyBlock.make(storage.values.pointee) }
+    }
+
+    /// Gives this value a geometry block of its own before a write, when the block is shared.
+    @inlinable @inline(__always)
+    mutating func makeGeometryUnique() {
+        if !isKnownUniquelyReferenced(&geometry) { geometry = PropertyBlock.make(geometry.values.pointee) }
     }
 
     public static func == (a: LayerProperties, b: LayerProperties) -> Bool {
-        a.storage === b.storage || a.storage.values.pointee == b.storage.values.pointee
+        (a.geometry === b.geometry || a.geometry.values.pointee == b.geometry.values.pointee)
+            && (a.storage === b.storage || a.storage.values.pointee == b.storage.values.pointee)
     }
 
     @inlinable public var name: String? {
@@ -31,48 +41,48 @@ public struct LayerProperties: Sendable, Equatable {
         _modify { makeUnique(); yield &storage.values.pointee.name }
     }
     @inlinable public var bounds: CGRect {
-        get { storage.values.pointee.bounds }
-        _modify { makeUnique(); yield &storage.values.pointee.bounds }
+        get { geometry.values.pointee.bounds }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.bounds }
     }
     @inlinable public var position: CGPoint {
-        get { storage.values.pointee.position }
-        _modify { makeUnique(); yield &storage.values.pointee.position }
+        get { geometry.values.pointee.position }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.position }
     }
     @inlinable public var zPosition: CGFloat {
-        get { storage.values.pointee.zPosition }
-        _modify { makeUnique(); yield &storage.values.pointee.zPosition }
+        get { geometry.values.pointee.zPosition }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.zPosition }
     }
     @inlinable public var anchorPoint: CGPoint {
-        get { storage.values.pointee.anchorPoint }
-        _modify { makeUnique(); yield &storage.values.pointee.anchorPoint }
+        get { geometry.values.pointee.anchorPoint }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.anchorPoint }
     }
     @inlinable public var anchorPointZ: CGFloat {
-        get { storage.values.pointee.anchorPointZ }
-        _modify { makeUnique(); yield &storage.values.pointee.anchorPointZ }
+        get { geometry.values.pointee.anchorPointZ }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.anchorPointZ }
     }
     @inlinable public var transform: CATransform3D {
-        get { storage.values.pointee.transform }
-        _modify { makeUnique(); yield &storage.values.pointee.transform }
+        get { geometry.values.pointee.transform }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.transform }
     }
     @inlinable public var sublayerTransform: CATransform3D {
-        get { storage.values.pointee.sublayerTransform }
-        _modify { makeUnique(); yield &storage.values.pointee.sublayerTransform }
+        get { geometry.values.pointee.sublayerTransform }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.sublayerTransform }
     }
     @inlinable public var opacity: Float {
-        get { storage.values.pointee.opacity }
-        _modify { makeUnique(); yield &storage.values.pointee.opacity }
+        get { geometry.values.pointee.opacity }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.opacity }
     }
     @inlinable public var isHidden: Bool {
-        get { storage.values.pointee.isHidden }
-        _modify { makeUnique(); yield &storage.values.pointee.isHidden }
+        get { geometry.values.pointee.isHidden }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.isHidden }
     }
     @inlinable public var backgroundColor: CGColor? {
-        get { storage.values.pointee.backgroundColor }
-        _modify { makeUnique(); yield &storage.values.pointee.backgroundColor }
+        get { geometry.values.pointee.backgroundColor }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.backgroundColor }
     }
     @inlinable public var cornerRadius: CGFloat {
-        get { storage.values.pointee.cornerRadius }
-        _modify { makeUnique(); yield &storage.values.pointee.cornerRadius }
+        get { geometry.values.pointee.cornerRadius }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.cornerRadius }
     }
     @inlinable public var maskedCorners: CACornerMask {
         get { storage.values.pointee.maskedCorners }
@@ -83,20 +93,20 @@ public struct LayerProperties: Sendable, Equatable {
         _modify { makeUnique(); yield &storage.values.pointee.cornerCurve }
     }
     @inlinable public var borderWidth: CGFloat {
-        get { storage.values.pointee.borderWidth }
-        _modify { makeUnique(); yield &storage.values.pointee.borderWidth }
+        get { geometry.values.pointee.borderWidth }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.borderWidth }
     }
     @inlinable public var borderColor: CGColor? {
-        get { storage.values.pointee.borderColor }
-        _modify { makeUnique(); yield &storage.values.pointee.borderColor }
+        get { geometry.values.pointee.borderColor }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.borderColor }
     }
     @inlinable public var contents: ContentsValue {
         get { storage.values.pointee.contents }
         _modify { makeUnique(); yield &storage.values.pointee.contents }
     }
     @inlinable public var contentsRect: CGRect {
-        get { storage.values.pointee.contentsRect }
-        _modify { makeUnique(); yield &storage.values.pointee.contentsRect }
+        get { geometry.values.pointee.contentsRect }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.contentsRect }
     }
     @inlinable public var contentsCenter: CGRect {
         get { storage.values.pointee.contentsCenter }
@@ -155,20 +165,20 @@ public struct LayerProperties: Sendable, Equatable {
         _modify { makeUnique(); yield &storage.values.pointee.rasterizationScale }
     }
     @inlinable public var shadowColor: CGColor? {
-        get { storage.values.pointee.shadowColor }
-        _modify { makeUnique(); yield &storage.values.pointee.shadowColor }
+        get { geometry.values.pointee.shadowColor }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.shadowColor }
     }
     @inlinable public var shadowOpacity: Float {
-        get { storage.values.pointee.shadowOpacity }
-        _modify { makeUnique(); yield &storage.values.pointee.shadowOpacity }
+        get { geometry.values.pointee.shadowOpacity }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.shadowOpacity }
     }
     @inlinable public var shadowOffset: CGSize {
-        get { storage.values.pointee.shadowOffset }
-        _modify { makeUnique(); yield &storage.values.pointee.shadowOffset }
+        get { geometry.values.pointee.shadowOffset }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.shadowOffset }
     }
     @inlinable public var shadowRadius: CGFloat {
-        get { storage.values.pointee.shadowRadius }
-        _modify { makeUnique(); yield &storage.values.pointee.shadowRadius }
+        get { geometry.values.pointee.shadowRadius }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.shadowRadius }
     }
     @inlinable public var shadowPath: CGPath? {
         get { storage.values.pointee.shadowPath }
@@ -216,23 +226,9 @@ public struct LayerProperties: Sendable, Equatable {
 @usableFromInline
 struct LayerPropertyValues: Sendable, Equatable {
     @usableFromInline var name: String?
-    @usableFromInline var bounds = CGRect.zero
-    @usableFromInline var position = CGPoint.zero
-    @usableFromInline var zPosition: CGFloat = 0
-    @usableFromInline var anchorPoint = CGPoint(x: 0.5, y: 0.5)
-    @usableFromInline var anchorPointZ: CGFloat = 0
-    @usableFromInline var transform = CATransform3DIdentity
-    @usableFromInline var sublayerTransform = CATransform3DIdentity
-    @usableFromInline var opacity: Float = 1
-    @usableFromInline var isHidden = false
-    @usableFromInline var backgroundColor: CGColor?
-    @usableFromInline var cornerRadius: CGFloat = 0
     @usableFromInline var maskedCorners: CACornerMask = .all
     @usableFromInline var cornerCurve: CALayerCornerCurve = .circular
-    @usableFromInline var borderWidth: CGFloat = 0
-    @usableFromInline var borderColor: CGColor? = .black
     @usableFromInline var contents = ContentsValue(image: nil)
-    @usableFromInline var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1)
     @usableFromInline var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1)
     @usableFromInline var contentsGravity: CALayerContentsGravity = .resize
     @usableFromInline var contentsScale: CGFloat = 1
@@ -247,10 +243,6 @@ struct LayerPropertyValues: Sendable, Equatable {
     @usableFromInline var isOpaque = false
     @usableFromInline var shouldRasterize = false
     @usableFromInline var rasterizationScale: CGFloat = 1
-    @usableFromInline var shadowColor: CGColor? = .black
-    @usableFromInline var shadowOpacity: Float = 0
-    @usableFromInline var shadowOffset = CGSize(width: 0, height: -3)
-    @usableFromInline var shadowRadius: CGFloat = 3
     @usableFromInline var shadowPath: CGPath?
     @usableFromInline var compositingFilter: LayerFilter?
     @usableFromInline var filters: [LayerFilter] = []
@@ -264,6 +256,34 @@ struct LayerPropertyValues: Sendable, Equatable {
     @usableFromInline var transition: TransitionState?
     @usableFromInline var customValues: [String: AnimatableValue] = [:]
 
+
+    @usableFromInline init() {}
+}
+
+/// The values of `LayerProperties` that animations usually change: plain values only (no
+/// references), so giving an animated layer its own copy each frame is one small memory copy,
+/// while the rest of its properties stay shared with the model.
+@usableFromInline
+struct LayerGeometryValues: Sendable, Equatable {
+    @usableFromInline var bounds = CGRect.zero
+    @usableFromInline var position = CGPoint.zero
+    @usableFromInline var zPosition: CGFloat = 0
+    @usableFromInline var anchorPoint = CGPoint(x: 0.5, y: 0.5)
+    @usableFromInline var anchorPointZ: CGFloat = 0
+    @usableFromInline var transform = CATransform3DIdentity
+    @usableFromInline var sublayerTransform = CATransform3DIdentity
+    @usableFromInline var opacity: Float = 1
+    @usableFromInline var isHidden = false
+    @usableFromInline var backgroundColor: CGColor?
+    @usableFromInline var cornerRadius: CGFloat = 0
+    @usableFromInline var borderWidth: CGFloat = 0
+    @usableFromInline var borderColor: CGColor? = .black
+    @usableFromInline var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1)
+    @usableFromInline var shadowColor: CGColor? = .black
+    @usableFromInline var shadowOpacity: Float = 0
+    @usableFromInline var shadowOffset = CGSize(width: 0, height: -3)
+    @usableFromInline var shadowRadius: CGFloat = 3
+
     @usableFromInline init() {}
 }
 
@@ -271,24 +291,25 @@ struct LayerPropertyValues: Sendable, Equatable {
 /// never written while shared. Tail-allocated: one allocation, read through a pointer (no
 /// exclusivity bookkeeping on the per-frame path).
 @usableFromInline
-final class LayerPropertyStorage: ManagedBuffer<Void, LayerPropertyValues> {
-    /// The block of `LayerProperties()`, shared by every new layer until its first change.
-    @usableFromInline nonisolated(unsafe) static let defaults = make(LayerPropertyValues())
-
+final class PropertyBlock<Values>: ManagedBuffer<Void, Values> {
     @usableFromInline
-    static func make(_ values: LayerPropertyValues) -> LayerPropertyStorage {
+    static func make(_ values: Values) -> PropertyBlock<Values> {
         let buffer = create(minimumCapacity: 1) { _ in () }
         buffer.withUnsafeMutablePointerToElements { $0.initialize(to: values) }
-        return unsafeDowncast(buffer, to: LayerPropertyStorage.self)
+        return unsafeDowncast(buffer, to: PropertyBlock<Values>.self)
     }
 
     /// The values (valid while this block is alive).
-    @inlinable var values: UnsafeMutablePointer<LayerPropertyValues> {
+    @inlinable var values: UnsafeMutablePointer<Values> {
         withUnsafeMutablePointerToElements { $0 }
     }
 
     deinit { _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) } }
 }
+
+/// The blocks of `LayerProperties()`, shared by every new layer until its first change.
+@usableFromInline nonisolated(unsafe) let defaultPropertyBlock = PropertyBlock.make(LayerPropertyValues())
+@usableFromInline nonisolated(unsafe) let defaultGeometryBlock = PropertyBlock.make(LayerGeometryValues())
 
 /// A transition in progress on a layer: what the renderer needs to draw it.
 public struct TransitionState: Sendable, Equatable {
