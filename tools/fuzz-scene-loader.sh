@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the scene loader (SceneLoader.load(bytes:fileName:baseDirectory:)) with libFuzzer + ASan, and
+# Fuzzes the scene loader and the Lottie importer (LottieImporter.loadScene(bytes:fileName:baseDirectory:),
+# which tells Lottie JSON and .lottie archives from scene files by content) with libFuzzer + ASan, and
 # what a loaded scene costs once expanded: its budget (ModelFigures), then, within budget, the
 # presentation and the render plan of a frame with a rasterizer that draws nothing, whose offscreen
 # passes and rasters must stay within what the output can show (tools/fuzz/SceneFuzzer.swift).
@@ -10,13 +11,15 @@
 #   tools/fuzz-scene-loader.sh minimize CRASH_FILE [SECONDS]     minimise a crash (-minimize_crash=1)
 #   tools/fuzz-scene-loader.sh run FILE...                       run inputs once (reproduce a finding)
 #
-# Each target in Sources/{Geometry,Drawing,Timing,Filters,Animation,Layers,Presentation,SceneFormat,Rendering,ContentRaster} is compiled as
+# Each target in Sources/{Geometry,Drawing,Timing,Filters,Animation,Layers,Presentation,SceneFormat,LottieImport,Rendering,ContentRaster} is compiled as
 # its own Swift module (whole-module, -emit-module, in dependency order), so `import Geometry`
 # etc. work unchanged; tools/fuzz/SceneFuzzer.swift (LLVMFuzzerTestOneInput) links against them.
 # Everything is built with -sanitize=fuzzer,address -O -g.
 #
 # Seed corpus: every .json under Examples/ and Tests/SceneFormatTests/ (as they are when the script
-# runs), tools/fuzz/seeds/, and generated deep-nesting scenes. Work folder (override with
+# runs), tools/fuzz/seeds/, generated deep-nesting scenes, and Lottie files: the Lottie reftests,
+# the development set's files under 40 KB (../shared/lottie/samples, when it is there; override
+# with LOTTIE_SAMPLES) and a .lottie archive made from one of them. Work folder (override with
 # SCENE_FUZZ_WORK): .build/fuzz-scene-loader/ — corpus/ grows across runs, crashes/ holds findings.
 # Environment: SWIFTC (compiler), SCENE_FUZZ_JOBS (parallel fuzzing processes, default 1).
 set -euo pipefail
@@ -26,12 +29,12 @@ WORK="${SCENE_FUZZ_WORK:-$ROOT/.build/fuzz-scene-loader}"
 BUILD="$WORK/build"
 BIN="$BUILD/scene-fuzzer"
 SWIFTC="${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}"
-MODULES=(Geometry Drawing Timing Filters Animation Layers Presentation SceneFormat Rendering ContentRaster)   # dependency order (Package.swift)
+MODULES=(Geometry Drawing Timing Filters Animation Layers Presentation SceneFormat LottieImport Rendering ContentRaster)   # dependency order (Package.swift)
 FLAGS=(-O -g -parse-as-library -swift-version 6 -sanitize=fuzzer,address -package-name Lamina)
-# ContentRaster's C libraries (cairo, Pango) through the package's own module maps.
-C_FLAGS=(-I "$ROOT/Sources/CCairo" -I "$ROOT/Sources/CPangoCairo")
+# ContentRaster's C libraries (cairo, Pango) and LottieImport's zlib through the package's own module maps.
+C_FLAGS=(-I "$ROOT/Sources/CCairo" -I "$ROOT/Sources/CPangoCairo" -I "$ROOT/Sources/CZlib")
 for flag in $(pkg-config --cflags cairo pangocairo); do C_FLAGS+=(-Xcc "$flag"); done
-LINK_FLAGS=()
+LINK_FLAGS=(-lz)
 for flag in $(pkg-config --libs cairo pangocairo); do LINK_FLAGS+=("$flag"); done
 
 mkdir -p "$BUILD" "$WORK/corpus" "$WORK/crashes"
@@ -68,9 +71,10 @@ make_dictionary() {
     local dict="$WORK/scene.dict"
     {
         cat "$ROOT/tools/fuzz/scene-extra.dict"
-        echo "# generated from Sources/SceneFormat/*.swift, LayerKey.swift and LayerOptions.swift"
+        echo "# generated from Sources/SceneFormat/*.swift, Sources/LottieImport/*.swift, LayerKey.swift and LayerOptions.swift"
         {
-            grep -ohE '"[A-Za-z][A-Za-z0-9.]*"' "$ROOT/Sources/SceneFormat/"*.swift "$ROOT/Sources/Layers/LayerOptions.swift" | tr -d '"'
+            grep -ohE '"[A-Za-z][A-Za-z0-9.]*"' "$ROOT/Sources/SceneFormat/"*.swift "$ROOT/Sources/LottieImport/"*.swift \
+                "$ROOT/Sources/Layers/LayerOptions.swift" | tr -d '"'
             # LayerKey cases: `case a, b, c` lines inside the enum.
             sed -n '/^public enum LayerKey/,/^    \/\/\/ The value type/p' "$ROOT/Sources/Layers/LayerKey.swift" \
                 | grep -E '^\s*case ' | sed -E 's/^\s*case //' | tr ',' '\n' | tr -d ' '
@@ -98,7 +102,7 @@ make_seeds() {
     local seeds="$WORK/seeds"
     rm -rf "$seeds"; mkdir -p "$seeds"
     local n=0
-    for dir in "$ROOT/Examples" "$ROOT/Tests/SceneFormatTests" "$ROOT/tools/fuzz/seeds"; do
+    for dir in "$ROOT/Examples" "$ROOT/Tests/SceneFormatTests" "$ROOT/tools/fuzz/seeds" "$ROOT/Tests/ReftestTests/Reftests/lottie"; do
         [[ -d "$dir" ]] || continue
         while IFS= read -r -d '' f; do
             n=$((n + 1))
@@ -124,6 +128,21 @@ make_seeds() {
         for ((i = 0; i < depth; i++)); do printf ']}'; done
         printf ']}}\n'
     }
+    # Lottie: development-set files small enough for -max_len, and one as a .lottie archive.
+    local samples="${LOTTIE_SAMPLES:-$ROOT/../shared/lottie/samples}"
+    if [[ -d "$samples" ]]; then
+        while IFS= read -r -d '' f; do
+            n=$((n + 1))
+            cp "$f" "$seeds/$(printf '%04d' "$n")-lottie-$(basename "$f")"
+        done < <(find "$samples" -name '*.json' -size -40k -print0 | sort -z)
+        if [[ -f "$samples/Switch.json" ]] && command -v zip > /dev/null; then
+            local pack="$WORK/pack"
+            rm -rf "$pack"; mkdir -p "$pack/animations"
+            cp "$samples/Switch.json" "$pack/animations/switch.json"
+            printf '{"version": "1", "animations": [{"id": "switch"}]}' > "$pack/manifest.json"
+            (cd "$pack" && zip -qX -9 "$seeds/switch.lottie" manifest.json animations/switch.json)
+        fi
+    fi
     nest_layers 256 sublayers > "$seeds/deep-sublayers-256.json"
     nest_layers 257 sublayers > "$seeds/deep-sublayers-257.json"
     nest_layers 256 mask > "$seeds/deep-mask-256.json"

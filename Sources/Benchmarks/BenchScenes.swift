@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 import Animation
 import Layers
+import SceneFormat
 
 /// The built-in scenes of `lamina bench` (issue: 10 / 100 / 1,000 textured layers with
 /// perspective, opaque and translucent; rounded corners with borders; nested masks).
@@ -13,8 +14,18 @@ public enum BenchScenes {
         /// Layers whose quads the hand-written GL floor draws (nil: no floor for this scene).
         public var floorLayers: Int?
 
+        /// A file's scene (a Lottie animation, a scene file): drawn scaled to fit the bench's
+        /// size, as `lamina render --size` draws it, its frames looping over its timeline.
+        public var file: SceneFormat.Scene?
+
         public init(name: String, root: CALayer, floorLayers: Int? = nil) {
             self.name = name; self.root = root; self.floorLayers = floorLayers
+        }
+
+        /// The scene of a file, measured as `lamina render FILE --size WxH` draws it.
+        public init(name: String, file: SceneFormat.Scene) {
+            self.init(name: name, root: file.root)
+            self.file = file
         }
     }
 

@@ -9,6 +9,7 @@ import ContentRaster
 import GLRenderer
 import CPURenderer
 import Export
+import SceneFormat
 
 /// `lamina bench`: built-in (or given) scenes rendered by each backend, one after the other in
 /// the same run, with frames/s, milliseconds per frame by stage, the process's peak memory so
@@ -159,21 +160,53 @@ public enum RenderBench {
 
     /// The frame at t = 0.5 s, with a cache of its own, for comparing the backends.
     static func probe(_ scene: BenchScenes.Scene, width: Int, height: Int, backend: any RenderBackend) -> Image? {
-        FrameRenderer(width: width, height: height, backend: backend).render(scene.root, at: 0.5)
+        let timeline = Timeline(scene, width: width, height: height)
+        return FrameRenderer(width: width, height: height, scale: timeline.scale, backend: backend)
+            .render(scene.root, at: timeline.time(ofFrame: timeline.frame(at: 0.5)))
+    }
+
+    /// A scene's scale and frame times: a file's scene fitted to the size, its frames looping over
+    /// ip … op − 1 (an animation measured past its end would draw one still frame); the built-in
+    /// scenes at scale 1, frames at 30 fps from 0.
+    struct Timeline {
+        var scale: CGFloat = 1
+        var clock = RenderBench.clock
+        var frames: ClosedRange<Int>?
+
+        init(_ scene: BenchScenes.Scene, width: Int, height: Int) {
+            guard let file = scene.file else { return }
+            let output = SceneOutput(scene: file, size: (width, height))
+            scale = output.scale
+            clock = output.clock
+            frames = try? output.videoFrames()
+        }
+
+        /// The time of the `index`th measured frame.
+        func time(ofFrame index: Int) -> Double {
+            guard let frames else { return clock.time(ofFrame: index) }
+            return clock.time(ofFrame: frames.lowerBound + index % frames.count)
+        }
+
+        /// The measured frame index nearest `time` (within the first loop).
+        func frame(at time: Double) -> Int {
+            guard let frames else { return clock.frame(at: time) }
+            return max(0, clock.frame(at: time) - frames.lowerBound)
+        }
     }
 
     /// Frames/s and per-stage times of `backend` drawing `scene` for at least `seconds` (and 5 frames).
     static func measure(_ scene: BenchScenes.Scene, width: Int, height: Int, backend: any RenderBackend, seconds: Double) -> Measurement {
         // A renderer (and content cache) per backend run, so each run pays its own first rasterization.
-        let renderer = FrameRenderer(width: width, height: height, backend: backend)
+        let timeline = Timeline(scene, width: width, height: height)
+        let renderer = FrameRenderer(width: width, height: height, scale: timeline.scale, backend: backend)
         // Warm up: uploads textures and sizes the pass targets.
-        _ = renderer.render(scene.root, at: clock.time(ofFrame: 0))
+        _ = renderer.render(scene.root, at: timeline.time(ofFrame: 0))
         let stopwatch = Stopwatch()
         var frames = 0
         let start = Stopwatch.now()
         while Stopwatch.now() - start < seconds || frames < 5 {
             // Past frame 0 (the warm-up): the static scene has nothing new to rasterize.
-            _ = renderer.render(scene.root, at: clock.time(ofFrame: frames + 1), stopwatch: stopwatch)
+            _ = renderer.render(scene.root, at: timeline.time(ofFrame: frames + 1), stopwatch: stopwatch)
             frames += 1
         }
         let total = Stopwatch.now() - start

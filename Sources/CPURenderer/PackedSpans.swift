@@ -185,10 +185,34 @@ extension PassRasterizer {
             if let factors { return PackedSpans.multiply(c, factors) }
             return fade < 256 ? PackedSpans.scale(c, fade) : c
         }
+        let extents = RowExtents(texture)
+        if let (ox, oy) = Self.texelOffset(u: u, v: v, d: d) {
+            return drawTexels(item, texels: texels, mask: maskTexels, width: textureWidth, height: textureHeight, offset: (ox, oy),
+                              extents: extents,
+                              rows: rows, claiming: claiming, sample: { c in
+                                  if let factors { return PackedSpans.multiply(c, factors) }
+                                  return fade < 256 ? PackedSpans.scale(c, fade) : c
+                              })
+        }
+        // Under a plain scale and move a pixel row samples two texel rows: only the part of it
+        // whose samples can reach their non-transparent texels is drawn.
+        let axisAligned = d.x == 0 && d.y == 0 && d.z > 0 && u.y == 0 && v.x == 0 && u.x > 0 && v.y > 0
         for y in rows {
-            let span = item.polygon.span(row: y)
+            var span = item.polygon.span(row: y)
             guard !span.isEmpty else { continue }
             let py = Float(y) + 0.5
+            if axisAligned, let extents {
+                let tv = min(max((v.y * py + v.z) / d.z, -1_000_000), 1_000_000)
+                let iy = Int(tv.rounded(.down))
+                guard let (lo, hi) = extents.columns(rows: iy, iy + 1) else { continue }
+                // Pixel x samples texels ⌊tu⌋ and ⌊tu⌋ + 1, tu = ((x + ½)·u.x + u.z) / d.z; past
+                // the texture's edge the edge texels repeat, so an extent reaching it is kept open.
+                var x0 = span.lowerBound, x1 = span.upperBound
+                if lo > 0 { x0 = max(x0, Int(max(((Float(lo) - 1) * d.z - u.z) / u.x - 0.5, -1_000_000).rounded(.down)) - 1) }
+                if hi < textureWidth { x1 = min(x1, Int(min((Float(hi) * d.z - u.z) / u.x - 0.5, 1_000_000).rounded(.up)) + 2) }
+                guard x1 > x0 else { continue }
+                span = x0..<x1
+            }
             let u0 = u.y * py + u.z, v0 = v.y * py + v.z, d0 = d.y * py + d.z
             @inline(__always) func texel(_ x: Int) -> (Int32, Int32) {
                 let px = Float(x) + 0.5
@@ -225,6 +249,88 @@ extension PassRasterizer {
                 }
                 x += n
                 (tu, tv) = (nu, nv)
+            }
+        }
+    }
+
+    /// The whole-texel offset (texel = pixel + offset) when pixel → texel space is a plain move
+    /// by whole texels (a raster made on the target's own pixels): every bilinear sample then
+    /// falls on a texel (weights 0, or 255/256 just short of the next one), and is that texel,
+    /// within one step of 8 bits. The scale may be off 1 by float rounding (1e-6: under 1/512
+    /// texel across the largest pass).
+    static func texelOffset(u: SIMD3<Float>, v: SIMD3<Float>, d: SIMD3<Float>) -> (Int, Int)? {
+        guard d.x == 0, d.y == 0, d.z > 0, u.y == 0, v.x == 0,
+              abs(u.x - d.z) <= 1e-6 * d.z, abs(v.y - d.z) <= 1e-6 * d.z else { return nil }
+        // Texel of pixel centre x + ½: x + ½ + u.z / d.z (the half texel is already in u.z).
+        let ox = 0.5 + u.z / d.z, oy = 0.5 + v.z / d.z
+        guard abs(ox) < 1_000_000, abs(oy) < 1_000_000 else { return nil }
+        let nx = ox.rounded(), ny = oy.rounded()
+        guard abs(ox - nx) < 1 / 512, abs(oy - ny) < 1 / 512 else { return nil }
+        return (Int(nx), Int(ny))
+    }
+
+    /// `drawTextured` for a texture placed on whole pixels: one texel read per pixel (clamped to
+    /// the edge as the bilinear sample is), transparent texels skipped when blending over.
+    @inline(__always)
+    func drawTexels(_ item: PreparedItem, texels: UnsafePointer<UInt64>, mask: UnsafePointer<UInt64>?, width tw: Int, height th: Int,
+                    offset: (Int, Int), extents: RowExtents?, rows: Range<Int>, claiming: Bool, sample: (UInt64) -> UInt64) {
+        let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
+        let order = item.order
+        for y in rows {
+            var span = item.polygon.span(row: y)
+            guard !span.isEmpty else { continue }
+            if let extents {
+                guard let (lo, hi) = extents.columns(rows: y + offset.1, y + offset.1) else { continue }
+                let x0 = lo > 0 ? max(span.lowerBound, lo - offset.0) : span.lowerBound
+                let x1 = hi < tw ? min(span.upperBound, hi - offset.0) : span.upperBound
+                guard x1 > x0 else { continue }
+                span = x0..<x1
+            }
+            let ty = min(max(y + offset.1, 0), th - 1) * tw
+            let texelRow = texels + ty, maskRow = mask.map { $0 + ty }
+            let row = pixels + y * width
+            let ownerRow = owner.map { $0 + y * width }
+            for x in span {
+                let tx = min(max(x + offset.0, 0), tw - 1)
+                var c = texelRow[tx]
+                if let maskRow {
+                    let a = maskRow[tx] >> 48
+                    c = PackedSpans.scale(c, a + (a >> 7))
+                }
+                if let ownerRow {
+                    if claiming {
+                        if ownerRow[x] < 0 { row[x] = PackedSpans.narrow(sample(c)); ownerRow[x] = order }
+                        continue
+                    }
+                    if ownerRow[x] > order { continue }
+                }
+                if c == 0 { continue }   // source-over of nothing leaves the pixel as it is
+                row[x] = PackedSpans.over(sample(c), row[x])
+            }
+        }
+    }
+
+    /// A texture's `rowExtents`, read for rows clamped to it as samples are.
+    struct RowExtents {
+        let extents: UnsafeMutablePointer<Int32>
+        let height: Int
+
+        init?(_ texture: Texture) {
+            guard let extents = texture.rowExtents else { return nil }
+            self.extents = extents
+            height = texture.height
+        }
+
+        /// The columns holding anything in texel rows `a` and `b` (clamped), nil when neither does.
+        @inline(__always)
+        func columns(rows a: Int, _ b: Int) -> (Int, Int)? {
+            let ra = min(max(a, 0), height - 1), rb = min(max(b, 0), height - 1)
+            let a0 = Int(extents[2 * ra]), a1 = Int(extents[2 * ra + 1]), b0 = Int(extents[2 * rb]), b1 = Int(extents[2 * rb + 1])
+            switch (a1 > a0, b1 > b0) {
+            case (false, false): return nil
+            case (true, false): return (a0, a1)
+            case (false, true): return (b0, b1)
+            case (true, true): return (min(a0, b0), max(a1, b1))
             }
         }
     }

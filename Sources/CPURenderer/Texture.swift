@@ -21,6 +21,11 @@ final class Texture: @unchecked Sendable {
     /// Level 0 with each texel's channels spread into 16-bit lanes (R, B, G, A from the low
     /// end), for the packed bilinear loop; made once by `makeWideTexels`.
     private(set) var wideTexels: UnsafeMutablePointer<UInt64>?
+    /// Per row of level 0, the columns `first ..< last + 1` outside which every texel is
+    /// transparent (0 ..< 0 for an empty row), two values a row; made with `wideTexels`. Shape
+    /// rasters are mostly empty around their paths: rows of a texture under a plain scale and
+    /// move are sampled only where they hold something.
+    private(set) var rowExtents: UnsafeMutablePointer<Int32>?
 
     /// An uninitialised `width`×`height` target that passes draw into (reused across frames).
     init(target width: Int, height: Int) {
@@ -37,14 +42,17 @@ final class Texture: @unchecked Sendable {
         levels.removeSubrange(1...)
         wideTexels?.deallocate()
         wideTexels = nil
+        rowExtents?.deallocate()
+        rowExtents = nil
     }
 
     deinit {
         for level in levels { UnsafeMutablePointer(mutating: level.base).deallocate() }
         wideTexels?.deallocate()
+        rowExtents?.deallocate()
     }
 
-    /// Builds `wideTexels` once; call before shading threads start.
+    /// Builds `wideTexels` (and `rowExtents`) once; call before shading threads start.
     func makeWideTexels() {
         guard wideTexels == nil else { return }
         let count = width * height
@@ -52,6 +60,15 @@ final class Texture: @unchecked Sendable {
         let packed = UnsafeRawPointer(levels[0].base).assumingMemoryBound(to: UInt32.self)
         for i in 0..<count { wide[i] = PackedSpans.widen(packed[i]) }
         wideTexels = wide
+        let extents = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * height)
+        for y in 0..<height {
+            let row = packed + y * width
+            var first = 0, last = width - 1
+            while first < width, row[first] == 0 { first += 1 }
+            while last >= first, row[last] == 0 { last -= 1 }
+            (extents[2 * y], extents[2 * y + 1]) = first < width ? (Int32(first), Int32(last + 1)) : (0, 0)
+        }
+        rowExtents = extents
     }
 
     var width: Int { levels[0].width }

@@ -45,7 +45,7 @@ enum BenchCommand {
             options.scenes = try args.positional.map { file throws(JobFailure) in
                 do {
                     let scene = try LottieImporter.loadScene(contentsOf: URL(fileURLWithPath: file))
-                    return BenchScenes.Scene(name: URL(fileURLWithPath: file).lastPathComponent, root: scene.root)
+                    return BenchScenes.Scene(name: URL(fileURLWithPath: file).lastPathComponent, file: scene)
                 } catch {
                     throw JobFailure(description: "\(error)")
                 }

@@ -202,7 +202,8 @@ enum RenderCommand {
         return 0
     }
 
-    /// The scene file, its assets confined unless `--allow-assets-outside`.
+    /// The scene or Lottie file (told apart by content), its assets confined unless
+    /// `--allow-assets-outside`.
     static func loadScene(_ file: String, _ args: Arguments) throws(JobFailure) -> Scene {
         do {
             return try LottieImporter.loadScene(contentsOf: URL(fileURLWithPath: file),

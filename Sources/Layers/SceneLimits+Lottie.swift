@@ -23,7 +23,8 @@ extension SceneLimits {
         public static let maximumJSONDepth = 512
         /// Frames from `ip` to `op`.
         public static let maximumFrames = Double(SceneLimits.maximumFrames)
-        /// Entries of a `.lottie` archive, and the bytes one entry may inflate to.
+        /// Entries of a `.lottie` archive, and the bytes all of them may inflate to (from the zip
+        /// directory, before any is inflated).
         public static let maximumArchiveEntries = 10_000
         public static let maximumInflatedBytes = 256 << 20
     }

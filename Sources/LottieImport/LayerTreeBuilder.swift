@@ -193,6 +193,13 @@ final class LayerTreeBuilder {
             size = layer.bounds.size
             layer.contents = asset.image
         case .shape:
+            // Counted before building: a repeater's copies multiply every item after it.
+            builtLayers += ShapeBuilder.layerBound(model.shapes)
+            guard builtLayers <= SceneLimits.Lottie.maximumBuiltLayers else {
+                fail("\(model.path).shapes", "more than \(SceneLimits.Lottie.maximumBuiltLayers) layers once precomps and repeaters are expanded")
+                builtLayers = SceneLimits.Lottie.maximumBuiltLayers + 2   // one problem, and no more building
+                return nil
+            }
             ShapeBuilder(tree: self, time: time).build(model.shapes, in: layer, bounds: bounds)
         case .text:
             if let text = model.text { TextBuilder.build(text, in: layer, bounds: bounds) }

@@ -45,8 +45,14 @@ extension LottieDecoder {
             kind = .ellipse(position: prop("p", [0, 0]), size: prop("s", [0, 0]))
         case "sr":
             let type = o["sy"].flatMap { integer($0, o.path("sy"), in: 1...2) } ?? 1
+            let points = prop("pt", [5])
+            // A star has two vertices a point: its count is bounded as a path's vertices are.
+            let pointLimit = Double(SceneLimits.Lottie.maximumVertices / 2)
+            if let over = points.keyframes.lazy.compactMap(\.value.first).first(where: { !($0 <= pointLimit) }) {
+                fail(o["pt"], o.path("pt"), "\(format(over)) points, over the \(format(pointLimit))-point limit")
+            }
             kind = .star(LottieStar(type: type, position: prop("p", [0, 0]), outerRadius: prop("or", [0]), innerRadius: prop("ir", [0]),
-                                    outerRoundness: prop("os", [0]), innerRoundness: prop("is", [0]), points: prop("pt", [5]),
+                                    outerRoundness: prop("os", [0]), innerRoundness: prop("is", [0]), points: points,
                                     rotation: prop("r", [0])))
         case "fl":
             let rule = o["r"].flatMap { integer($0, o.path("r"), in: 0...2) } ?? 1

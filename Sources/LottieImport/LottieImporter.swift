@@ -108,14 +108,19 @@ public enum LottieImporter {
     /// Scene files may hold Lottie animations as `{"type": "lottie", "source": …}` layers.
     public static func loadScene(contentsOf url: URL, options: SceneLoadOptions = SceneLoadOptions()) throws(SceneLoadError) -> Scene {
         let bytes = try readFile(url)
-        if isLottie(bytes) {
-            let imported = try load(bytes: bytes, fileName: url.lastPathComponent, baseDirectory: url.deletingLastPathComponent())
-            return scene(imported, url: url)
-        }
-        var scene = try SceneLoader.load(bytes: bytes, fileName: url.lastPathComponent, baseDirectory: url.deletingLastPathComponent(),
-                                         options: options, layerImporters: ["lottie": LottieSceneLayer.importer])
+        var scene = try loadScene(bytes: bytes, fileName: url.lastPathComponent, baseDirectory: url.deletingLastPathComponent(), options: options)
         scene.fileURL = url
         return scene
+    }
+
+    /// `loadScene(contentsOf:options:)` from bytes; `fileName` names the file in errors.
+    public static func loadScene(bytes: [UInt8], fileName: String, baseDirectory: URL,
+                                 options: SceneLoadOptions = SceneLoadOptions()) throws(SceneLoadError) -> Scene {
+        if isLottie(bytes) {
+            return scene(try load(bytes: bytes, fileName: fileName, baseDirectory: baseDirectory), url: nil)
+        }
+        return try SceneLoader.load(bytes: bytes, fileName: fileName, baseDirectory: baseDirectory, options: options,
+                                    layerImporters: ["lottie": LottieSceneLayer.importer])
     }
 
     static func readFile(_ url: URL) throws(SceneLoadError) -> [UInt8] {

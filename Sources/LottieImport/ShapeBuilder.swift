@@ -57,6 +57,31 @@ struct ShapeBuilder {
         return result
     }
 
+    /// The copies a repeater draws: its first value, at most 1000.
+    static func copies(_ repeater: LottieRepeater) -> Int {
+        let first = repeater.copies.first.first ?? 1
+        return first.isFinite ? Int(min(1000, max(0, first))) : 0   // clamped before converting: Int(1e300) traps
+    }
+
+    /// At most the layers `build(_:in:bounds:)` makes of `items` (a group layer per group, at
+    /// most two per other item, and for each copy of a repeater a wrapper per layer of the items
+    /// it repeats), for the limit checked before building. Saturates instead of overflowing.
+    static func layerBound(_ items: [LottieShapeItem]) -> Int {
+        func add(_ a: Int, _ b: Int) -> Int { let (r, o) = a.addingReportingOverflow(b); return o ? Int.max : r }
+        func times(_ a: Int, _ b: Int) -> Int { let (r, o) = a.multipliedReportingOverflow(by: b); return o ? Int.max : r }
+        var total = 0, run = 0
+        for item in items {
+            switch item.kind {
+            case .repeater(let repeater):
+                total = add(total, times(copies(repeater), times(2, run)))
+                run = 0
+            case .group(let children): run = add(run, add(1, layerBound(children)))
+            default: run = add(run, 2)
+            }
+        }
+        return add(total, run)
+    }
+
     /// A layer per group, back to front. At the top, paths beside the groups are wrapped in a
     /// group of their own with everything else; items that no run of paths at this level uses
     /// (a fill or stroke for all the groups) are handed to each group, strokes scaled back by
@@ -357,7 +382,7 @@ struct ShapeBuilder {
                 ns = ns.map { $0 + abs(low) * 100 }
                 ne = ne.map { $0 + abs(low) * 100 }
             }
-            multiplier = max(1, min(100, Int(abs(high) + abs(low))))
+            multiplier = max(1, Int(min(100, abs(high) + abs(low))))   // clamped before converting: Int(1e300) traps
             s = ns; e = ne
         }
         let m = Double(multiplier)

@@ -21,6 +21,9 @@ struct ZipArchive {
     let bytes: [UInt8]
     let entries: [Entry]
 
+    /// Deflate's best case: a 258-byte match in about two bits, 1032:1 (zlib's technical notes).
+    static let maximumDeflateRatio = 1032
+
     static func hasSignature(_ bytes: [UInt8]) -> Bool { bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) }
 
     init(_ bytes: [UInt8]) throws(Failure) {
@@ -42,6 +45,7 @@ struct ZipArchive {
         }
         guard directoryOffset + directorySize <= eocd else { throw Failure(description: "zip central directory is out of bounds") }
         var entries: [Entry] = []
+        var total = 0
         var p = directoryOffset
         for _ in 0..<count {
             guard p + 46 <= eocd, u32(p) == 0x0201_4B50 else { throw Failure(description: "zip central directory is damaged") }
@@ -51,6 +55,19 @@ struct ZipArchive {
             let offset = u32(p + 42)
             guard p + 46 + nameLength <= eocd else { throw Failure(description: "zip entry name is out of bounds") }
             let name = String(decoding: bytes[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self)
+            // Checked from the directory, before anything is inflated: what an entry claims must
+            // be what its compressed bytes can make (stored: the same bytes; deflate: at most
+            // 1032 bytes per byte), so a small file cannot ask for a large buffer.
+            if method == 0, size != compressed {
+                throw Failure(description: "\(name): stored entry claims \(size) bytes but holds \(compressed)")
+            }
+            if method == 8, size > compressed * ZipArchive.maximumDeflateRatio + 64 {
+                throw Failure(description: "\(name): claims to inflate to \(size) bytes, more than its \(compressed) compressed bytes can hold")
+            }
+            total += size
+            guard total <= SceneLimits.Lottie.maximumInflatedBytes else {
+                throw Failure(description: "entries inflate to more than \(SceneLimits.Lottie.maximumInflatedBytes) bytes in all (\(name) reaches \(total))")
+            }
             entries.append(Entry(name: name, method: method, compressedSize: compressed, size: size, localHeaderOffset: offset))
             p += 46 + nameLength + extraLength + commentLength
         }

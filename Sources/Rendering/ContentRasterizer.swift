@@ -72,12 +72,21 @@ extension ContentRasterizer {
 }
 
 extension ContentRequest {
+    /// Pixels per point for a shape's path drawn at `density` target pixels per point: the
+    /// density rounded up to a power of √2, not held at `contentsScale` when the shape is drawn
+    /// smaller (a path can be drawn at any size; a larger raster only costs pixels and samples
+    /// the same path less well, and a composition scaled to fit a small frame would pay for
+    /// every layer at full size).
+    public static func vectorRasterScale(density: CGFloat) -> CGFloat {
+        let wanted = density.isFinite && density > 0 ? density : 1
+        let step = (2 * Foundation.log2(wanted)).rounded(.up) / 2
+        return min(16, Foundation.pow(2, max(step, -4)))
+    }
+
     /// Pixels per point for content drawn at `density` target pixels per point: at least the
     /// layer's `contentsScale`, rounded up to a power of √2 so that a layer whose scale animates
     /// is re-rasterized only when its sharpness would visibly change.
     public static func rasterScale(contentsScale: CGFloat, density: CGFloat) -> CGFloat {
-        let wanted = max(contentsScale > 0 ? contentsScale : 1, density.isFinite ? density : 1)
-        let step = (2 * Foundation.log2(wanted)).rounded(.up) / 2
-        return min(16, Foundation.pow(2, max(step, -4)))
+        vectorRasterScale(density: max(contentsScale > 0 ? contentsScale : 1, density.isFinite ? density : 1))
     }
 }

@@ -78,7 +78,8 @@ extension RenderPlanBuilder.Walk {
                 // Under a plain scale and move, rasterize on the target's own pixels: no resampling.
                 request = .alignedShape(shape, scale: grid.scale, stretch: grid.stretch, phase: grid.phase)
             } else {
-                request = .shape(shape, scale: scale())
+                request = .shape(shape, scale: ContentRequest.vectorRasterScale(
+                    density: Self.pixelDensity(toTarget, at: CGPoint(x: p.bounds.midX, y: p.bounds.midY))))
             }
             let strokes = shape.strokeColor != nil && shape.lineWidth > 0
             let outset = strokes ? shape.lineWidth / 2 * max(shape.miterLimit.isFinite ? shape.miterLimit : 1, 2.0.squareRoot()) + 1 : 1

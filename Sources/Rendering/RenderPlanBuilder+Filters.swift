@@ -266,6 +266,34 @@ extension RenderPlanBuilder.Walk {
 
     /// Whether the layer draws exactly one item and has no sublayers (a blend mode then blends
     /// that item instead of a pass of it).
+    /// Whether layer `index`'s `masksToBounds` (square-cornered) can cut nothing away, so its
+    /// subtree is drawn directly instead of through a pass: the same pixels without the
+    /// resampling and the pass's memory. So when its bounds cover all of the target that can
+    /// show, or when everything its subtree draws lies inside them and nothing in it has
+    /// filters (whose reach the extent leaves out). Lottie precomps clip to their composition,
+    /// which usually holds all of their content.
+    func clipsNothing(_ index: Int, toTarget m: CATransform3D) -> Bool {
+        let p = tree.layers[index].properties
+        guard p.cornerRadius <= 0 else { return false }
+        // Bounds → target under a plain scale and move (no perspective, no rotation).
+        if m.m11 > 0, m.m22 > 0, abs(m.m12) <= 1e-9 * m.m11, abs(m.m21) <= 1e-9 * m.m22,
+           abs(m.m14) <= 1e-12, abs(m.m24) <= 1e-12, abs(m.m44 - 1) <= 1e-12 {
+            let placed = CGRect(x: p.bounds.minX * m.m11 + m.m41, y: p.bounds.minY * m.m22 + m.m42,
+                                width: p.bounds.width * m.m11, height: p.bounds.height * m.m22)
+            if placed.contains(samplingTarget) { return true }
+        }
+        guard let extent = contentExtent(index), p.bounds.contains(extent) || extent.isNull else { return false }
+        var stack = [index]
+        while let i = stack.popLast() {
+            let layer = tree.layers[i]
+            if !layer.properties.filters.isEmpty || !layer.properties.backgroundFilters.isEmpty || layer.properties.compositingFilter != nil {
+                return false
+            }
+            stack.append(contentsOf: layer.sublayersInDrawingOrder)
+        }
+        return true
+    }
+
     func drawsAsOneItem(_ index: Int) -> Bool {
         let layer = tree.layers[index]
         return layer.sublayersInDrawingOrder.isEmpty && layer.mask == nil && !layer.properties.masksToBounds

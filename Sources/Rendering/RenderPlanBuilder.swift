@@ -217,7 +217,7 @@ public struct RenderPlanBuilder {
                 isolate(index, effects, toTarget: toTarget, opacity: opacity, into: &items)
                 return
             }
-            if !isTransformLayer, p.masksToBounds || layer.mask != nil || groupOpacity {
+            if !isTransformLayer, p.masksToBounds && !clipsNothing(index, toTarget: toTarget) || layer.mask != nil || groupOpacity {
                 isolate(index, toTarget: toTarget, opacity: opacity, purpose: p.masksToBounds ? "masksToBounds"
                             : layer.mask != nil ? "mask" : "group opacity", into: &items)
                 return

@@ -222,7 +222,8 @@ final class UntrustedSceneTests: XCTestCase {
         let folder = try folder()
         try write("""
         {"format": 1, "size": [64, 64], "limits": {"offscreenPixels": 1000},
-         "root": {"sublayers": [{"name": "card", "frame": [0, 0, 40, 40], "masksToBounds": true, "backgroundColor": "#ff0000"}]}}
+         "root": {"sublayers": [{"name": "card", "frame": [0, 0, 40, 40], "masksToBounds": true, "backgroundColor": "#ff0000",
+                                 "sublayers": [{"frame": [20, 20, 40, 40], "backgroundColor": "#00ff00"}]}]}}
         """, folder.appendingPathComponent("scene.json"))
         let run = try VideoTestSupport.lamina(["render", "scene.json", "-o", "out.png", "--backend", "cpu"], in: folder)
         assertOneLine(run, status: 1, ["scene.json: needs 1,600 offscreen pixels at t = 0 s, over the budget of 1,000",

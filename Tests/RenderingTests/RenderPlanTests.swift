@@ -1,5 +1,6 @@
 import XCTest
 import Geometry
+import Filters
 import Layers
 import Presentation
 import Rendering
@@ -315,6 +316,33 @@ final class RenderPlanTests: XCTestCase {
           shadow root/a quad (14,18) (66,18) (66,70) (14,70) alpha of pass 2 uv [0,0,1,1] tinted rgba(0.000, 0.000, 0.000, 1.000) opacity 0.5
           background root/a quad (20,20) (60,20) (60,60) (20,60) solid rgba(1.000, 0.000, 0.000, 1.000)
         """)
+    }
+
+    /// A square-cornered masksToBounds that cuts nothing away draws its subtree directly: when
+    /// everything inside lies within its bounds, or when its bounds cover the whole target.
+    func test09bMasksToBoundsThatClipsNothingNeedsNoPass() {
+        let r = root()
+        let a = box("a", CGRect(x: 10, y: 10, width: 60, height: 60), red)
+        a.masksToBounds = true
+        a.addSublayer(box("inside", CGRect(x: 10, y: 10, width: 20, height: 20), blue))
+        r.addSublayer(a)
+        assertPlan(r, """
+        plan 100x100
+        pass 0 100x100 frame clear rgba(0.000, 0.000, 0.000, 0.000)
+          background root/a quad (10,10) (70,10) (70,70) (10,70) solid rgba(1.000, 0.000, 0.000, 1.000)
+          background root/a/inside quad (20,20) (40,20) (40,40) (20,40) solid rgba(0.000, 0.000, 1.000, 1.000)
+        """)
+        // Reaching past the bounds: clipped through a pass.
+        a.addSublayer(box("overflow", CGRect(x: 50, y: 50, width: 40, height: 40), blue))
+        XCTAssertTrue(plan(r).contains("masksToBounds"))
+        // ... unless the bounds cover all of the target: nothing past them can show.
+        a.frame = CGRect(x: -10, y: -10, width: 120, height: 120)
+        XCTAssertFalse(plan(r).contains("masksToBounds"), plan(r))
+        // A filter inside may reach past what the extent counts: kept in the pass.
+        a.frame = CGRect(x: 10, y: 10, width: 60, height: 60)
+        a.sublayers?.last?.removeFromSuperlayer()
+        a.sublayers?.first?.filters = [CIFilter(name: "CIGaussianBlur", parameters: [kCIInputRadiusKey: 4])!]
+        XCTAssertTrue(plan(r).contains("masksToBounds"), plan(r))
     }
 
     func test23MasksToBoundsHidesTheShadow() {

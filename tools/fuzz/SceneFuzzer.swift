@@ -1,6 +1,8 @@
-// libFuzzer entry point for the scene loader (built by tools/fuzz-scene-loader.sh).
+// libFuzzer entry point for the scene loader and the Lottie importer (built by
+// tools/fuzz-scene-loader.sh).
 //
-// Each input is treated as the bytes of a scene file. When it loads, its budget figures are worked
+// Each input is treated as the bytes of a scene file or a Lottie file (JSON or a .lottie archive),
+// told apart by content as `lamina` tells them apart. When it loads, its budget figures are worked
 // out from the model (`ModelFigures`: replicator copies and particles expanded, keyframes, paths);
 // a scene over its budget is refused there, as `lamina` refuses it. Within budget, the presentation
 // tree is evaluated at a few times (its layer count must stay within the figure, the bound the
@@ -15,6 +17,7 @@ import Presentation
 import Rendering
 import ContentRaster
 import SceneFormat
+import LottieImport
 
 /// Asset paths resolve against this folder (the script points it at a copy of Examples/).
 /// SCENE_FUZZ_VERBOSE=1 prints each input's outcome (for reproducing and checking seeds).
@@ -31,7 +34,7 @@ public func sceneFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) 
     let bytes: [UInt8] = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     let scene: Scene
     do {
-        scene = try SceneLoader.load(bytes: bytes, fileName: "fuzz.json", baseDirectory: baseDirectory)
+        scene = try LottieImporter.loadScene(bytes: bytes, fileName: "fuzz.json", baseDirectory: baseDirectory)
     } catch {
         // `load` throws only SceneLoadError (typed throws). Every refusal must carry a reason; an
         // empty problem list would be a loader bug.
