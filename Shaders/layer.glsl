@@ -11,9 +11,11 @@
 //                        premultiplied multiplier (white, or a replicator instance's colour)
 //   i_shape       vec4   coverage rounded rectangle (x, y, w, h) in item space (SHAPED)
 //   i_radii       vec4   corner radii: minX-minY, maxX-minY, maxX-maxY, minX-maxY (SHAPED)
-//   i_params      vec4   x opacity, y border width (> 0: only a ring inside the shape),
-//                        z painter's-order depth in 0…1 (later items nearer),
+//   i_params      vec4   x opacity, y border width (> 0: only a ring inside the shape; BODY: the
+//                        band width), z painter's-order depth in 0…1 (later items nearer),
 //                        w 1 for continuous corners (`cornerCurve = .continuous`), else 0
+//   i_band        vec4   BODY: premultiplied colour of the edge band (a border's straight parts);
+//                        PAIRED: the border's premultiplied colour
 // Uniforms (struct LayerProgram in GLRenderer mirrors them):
 //   u_target      vec2   target size in pixels
 //   u_texture     sampler2D  premultiplied contents or pass result (TEXTURED, TINTED)
@@ -33,10 +35,14 @@
 //                         8 hardLight, 9 difference, 10 exclusion; non-separable 0 hue,
 //                         1 saturation, 2 color, 3 luminosity
 // Variants: compiled once per combination of TEXTURED (or TINTED: the texture's alpha times
-// i_color, for shadows; or GRADIENT: a CAGradientLayer's colour, §15.2), SHAPED, MASKED,
+// i_color, for shadows; or GRADIENT: a CAGradientLayer's colour, §15.2), SHAPED (with
+// CONTINUOUS for continuous corners), BODY (a rounded fill's middle: the corner squares of
+// i_radii's sides discarded, pixels within i_params.y of the edges in i_band), PAIRED (with
+// TEXTURED: a corner-mask pair, red the fill's coverage of i_color, green the border's of
+// i_band, the border composited over the fill in one fragment), MASKED,
 // COLOR_MATRIX and one of BLEND_SEPARABLE / BLEND_NONSEPARABLE (defined right after #version),
 // so plain quads never pay for corner math, masks, blending maths or a branch (llvmpipe shades
-// every fragment on the CPU).
+// every fragment on the CPU, and runs both sides of every branch and select).
 // Output: premultiplied colour, blended source-over (ONE, ONE_MINUS_SRC_ALPHA; ONE, ONE for the
 // `addition` mode). The BLEND_* variants output cs·(1 − αb) + αs·αb·B(Cb, Cs) with alpha αs —
 // W3C Compositing and Blending's result once source-over adds cb·(1 − αs). The depth lets
@@ -54,6 +60,7 @@ layout(location = 7) in vec4 i_color;
 layout(location = 8) in vec4 i_shape;
 layout(location = 9) in vec4 i_radii;
 layout(location = 10) in vec4 i_params;
+layout(location = 11) in vec4 i_band;
 uniform vec2 u_target;
 out vec2 v_local;
 out vec2 v_uv;
@@ -61,6 +68,7 @@ flat out vec4 v_color;
 flat out vec4 v_shape;
 flat out vec4 v_radii;
 flat out vec3 v_params;
+flat out vec4 v_band;
 void main() {
     vec2 local = i_rect.xy + a_corner * i_rect.zw;
     vec4 p = i_transform * vec4(local, 0.0, 1.0);
@@ -72,6 +80,7 @@ void main() {
     v_shape = i_shape;
     v_radii = i_radii;
     v_params = i_params.xyw;
+    v_band = i_band;
 }
 
 // --- fragment
@@ -83,6 +92,7 @@ flat in vec4 v_color;
 flat in vec4 v_shape;
 flat in vec4 v_radii;
 flat in vec3 v_params;
+flat in vec4 v_band;
 uniform sampler2D u_texture;
 uniform sampler2D u_mask;
 #if defined(GRADIENT)
@@ -221,13 +231,19 @@ out vec4 fragColor;
 // Signed distance to a rounded rectangle (negative inside). Continuous corners are drawn as a
 // superellipse (exponent 3) over 1.528665 times the radius — Core Animation's reported
 // expansion factor — an approximation of Apple's curvature-continuous corner.
-float roundedBoxDistance(vec2 p, vec2 halfSize, float r, float continuous) {
-    if (continuous > 0.5) {
-        r = min(r * 1.528665, min(halfSize.x, halfSize.y));
-    }
+// (CONTINUOUS is a variant, not a flag: llvmpipe would evaluate the superellipse's pow for
+// every fragment of every shaped item.)
+float roundedBoxDistance(vec2 p, vec2 halfSize, float r) {
+#if defined(CONTINUOUS)
+    r = min(r * 1.528665, min(halfSize.x, halfSize.y));
     vec2 q = abs(p) - halfSize + vec2(r);
     vec2 m = max(q, 0.0);
-    float corner = continuous > 0.5 ? pow(pow(m.x, 3.0) + pow(m.y, 3.0), 1.0 / 3.0) : length(m);
+    float corner = pow(pow(m.x, 3.0) + pow(m.y, 3.0), 1.0 / 3.0);
+#else
+    vec2 q = abs(p) - halfSize + vec2(r);
+    vec2 m = max(q, 0.0);
+    float corner = length(m);
+#endif
     return corner + min(max(q.x, q.y), 0.0) - r;
 }
 
@@ -236,6 +252,11 @@ void main() {
     vec4 color = gradientColor(gradientParameter(v_uv));
 #elif defined(TINTED)
     vec4 color = v_color * texture(u_texture, v_uv).a;
+#elif defined(PAIRED)
+    // What drawing the fill (coverage m.r) and then its border (m.g) over it at opacity o gives:
+    // o·(B·m.g + F·m.r·(1 − o·Bα·m.g)), o applied below.
+    vec4 m = texture(u_texture, v_uv);
+    vec4 color = v_band * m.g + v_color * m.r * (1.0 - v_params.x * v_band.a * m.g);
 #elif defined(TEXTURED)
     vec4 color = texture(u_texture, v_uv) * v_color;
 #else
@@ -249,7 +270,7 @@ void main() {
     vec2 center = v_shape.xy + 0.5 * v_shape.zw;
     vec2 p = v_local - center;
     float r = p.x < 0.0 ? (p.y < 0.0 ? v_radii.x : v_radii.w) : (p.y < 0.0 ? v_radii.y : v_radii.z);
-    float d = roundedBoxDistance(p, 0.5 * v_shape.zw, r, v_params.z);
+    float d = roundedBoxDistance(p, 0.5 * v_shape.zw, r);
     // The distance's change per pixel along its gradient: a one-pixel ramp across the edge at
     // any angle (fwidth would widen it by up to √2 on diagonals).
     float aa = max(length(vec2(dFdx(d), dFdy(d))), 1e-4);
@@ -257,6 +278,15 @@ void main() {
     if (v_params.y > 0.0) {
         coverage *= clamp(0.5 + (d + v_params.y) / aa, 0.0, 1.0);
     }
+#endif
+#if defined(BODY)
+    // Distances to the nearer edge along each axis; the corner squares are left to the corner
+    // items, the band is the border's straight part.
+    vec2 near = v_local - v_shape.xy, far = v_shape.xy + v_shape.zw - v_local;
+    vec2 e = min(near, far);
+    float side = near.x < far.x ? (near.y < far.y ? v_radii.x : v_radii.w) : (near.y < far.y ? v_radii.y : v_radii.z);
+    if (e.x < side && e.y < side) discard;
+    if (min(e.x, e.y) < v_params.y) color = v_band;
 #endif
 #if defined(MASKED)
     coverage *= texture(u_mask, v_uv).a;

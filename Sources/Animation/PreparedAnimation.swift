@@ -29,7 +29,9 @@ public final class PreparedPropertyAnimation {
     private let fixedEndpoints: (start: AnimatableValue, end: AnimatableValue)?
     /// Basic and spring animations of numbers, points, sizes, rects and colours — nearly all
     /// animations — are evaluated on four-component vectors, without intermediate enum values.
-    private let vector: VectorEndpoints?
+    public let vector: VectorEndpoints?
+    /// A basic animation between two fixed transforms, both ends decomposed once.
+    private let fixedTransforms: TransformInterpolation?
 
     /// Prepares `animation` for a property of type `kind`; `nil` when it cannot animate it
     /// (a keyframe animation with no usable values, or a transition or group).
@@ -83,6 +85,11 @@ public final class PreparedPropertyAnimation {
         needsUnderlying = needs
         fixedEndpoints = fixed
         vector = valueFunction == nil ? VectorEndpoints(source) : nil
+        if case .basic = source, case (.transform(let a), .transform(let b))? = fixed {
+            fixedTransforms = TransformInterpolation(from: a, to: b)
+        } else {
+            fixedTransforms = nil
+        }
     }
 
     /// The animation's value at a resolved time, before `additive` is applied.
@@ -90,7 +97,7 @@ public final class PreparedPropertyAnimation {
     /// - Parameter underlying: the property's model value (Core Animation's "current value" for
     ///   missing `fromValue`/`toValue`), in the property's own type.
     public func value(at time: ResolvedTime, underlying: AnimatableValue?) -> AnimatableValue {
-        if let vector, let result = vector.value(at: time, underlying: underlying, timingFunction: timingFunction,
+        if let vector, let result = vector.value(at: time, underlying: underlying, curve: timingFunction?.curve,
                                                    cumulative: isCumulative) {
             return result
         }
@@ -100,7 +107,7 @@ public final class PreparedPropertyAnimation {
         case .basic(let from, let to, let by):
             let (start, end) = fixedEndpoints ?? Self.endpoints(from: from, to: to, by: by, underlying: base)
             let f = timingFunction?.solve(time.fraction) ?? time.fraction
-            result = start.interpolated(to: end, fraction: f)
+            result = fixedTransforms.map { .transform($0.value(at: f)) } ?? start.interpolated(to: end, fraction: f)
             if isCumulative, time.iteration > 0 {
                 result = end.scaled(by: Double(time.iteration)).adding(result)
             }
@@ -156,10 +163,13 @@ public final class PreparedPropertyAnimation {
 }
 
 /// From/to/by of a basic or spring animation as vectors, with the from/to/by rules of §3.1
-/// applied on the fly against the underlying value.
-struct VectorEndpoints {
+/// applied on the fly against the underlying value. Stored inline (no optionals of vectors, whose
+/// padding would double the size), so a layer's compiled animations stay compact.
+public struct VectorEndpoints: Sendable {
     let kind: AnimatableValueKind
-    let from: SIMD4<Double>?, to: SIMD4<Double>?, by: SIMD4<Double>?
+    /// Which of from, to and by are given (bits 1, 2, 4); absent ones are zero.
+    private let given: UInt8
+    private let from: SIMD4<Double>, to: SIMD4<Double>, by: SIMD4<Double>
     let spring: SpringMotion?
 
     init?(_ source: PreparedPropertyAnimation.Source) {
@@ -175,7 +185,9 @@ struct VectorEndpoints {
             if let part, Self.vector(part) == nil || part.kind != kind { return nil }
         }
         self.kind = kind
-        from = parts.0.flatMap(Self.vector); to = parts.1.flatMap(Self.vector); by = parts.2.flatMap(Self.vector)
+        let f = parts.0.flatMap(Self.vector), t = parts.1.flatMap(Self.vector), b = parts.2.flatMap(Self.vector)
+        given = (f == nil ? 0 : 1) | (t == nil ? 0 : 2) | (b == nil ? 0 : 4)
+        from = f ?? .zero; to = t ?? .zero; by = b ?? .zero
     }
 
     static func vector(_ v: AnimatableValue) -> SIMD4<Double>? {
@@ -200,23 +212,24 @@ struct VectorEndpoints {
     }
 
     /// The value at a resolved time; nil when the underlying value is not a vector (a nil colour).
-    func value(at time: ResolvedTime, underlying: AnimatableValue?, timingFunction: CAMediaTimingFunction?,
-               cumulative: Bool) -> AnimatableValue? {
+    @inline(__always)
+    public func value(at time: ResolvedTime, underlying: AnimatableValue?, curve: TimingCurve?,
+                      cumulative: Bool) -> AnimatableValue? {
         let start: SIMD4<Double>, end: SIMD4<Double>
-        switch (from, to, by) {
-        case (let f?, let t?, _): (start, end) = (f, t)
-        case (let f?, nil, let b?): (start, end) = (f, f + b)
-        case (nil, let t?, let b?): (start, end) = (t - b, t)
+        switch given {
+        case 3, 7: (start, end) = (from, to)
+        case 5: (start, end) = (from, from + by)
+        case 6: (start, end) = (to - by, to)
         default:
             guard let underlying, let u = Self.vector(underlying) else { return nil }
-            switch (from, to, by) {
-            case (let f?, nil, nil): (start, end) = (f, u)
-            case (nil, let t?, nil): (start, end) = (u, t)
-            case (nil, nil, let b?): (start, end) = (u, u + b)
+            switch given {
+            case 1: (start, end) = (from, u)
+            case 2: (start, end) = (u, to)
+            case 4: (start, end) = (u, u + by)
             default: (start, end) = (u, u)
             }
         }
-        let p = spring.map { $0.progress(at: time.basicTime) } ?? (timingFunction?.solve(time.fraction) ?? time.fraction)
+        let p = spring.map { $0.progress(at: time.basicTime) } ?? (curve?.solve(time.fraction) ?? time.fraction)
         var v = start + (end - start) * p
         if cumulative, time.iteration > 0 { v += end * Double(time.iteration) }
         return value(v)

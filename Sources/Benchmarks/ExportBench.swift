@@ -24,6 +24,11 @@ public enum ExportBench {
         public var exportFramesPerSecond: Double
         /// Export frames/s over the slower of render-only and encode-only.
         public var exportRatio: Double
+        /// The rate if rendering and encoding took turns on the same cores for every frame:
+        /// 1 / (1 / render-only + 1 / encode-only) — an export with no overlap at all.
+        public var sharedCoreBoundFramesPerSecond: Double?
+        /// Export frames/s over `sharedCoreBoundFramesPerSecond` (above 1: the stages overlap).
+        public var exportVersusSharedCoreBound: Double?
         /// Peak memory of 1,000- and 10,000-frame exports of the demo (1280×720, over video).
         public var peakMemoryMB1000Frames: Double?
         public var peakMemoryMB10000Frames: Double?
@@ -82,6 +87,9 @@ public enum ExportBench {
                             renderOnlyFramesPerSecond: renderOnly, encodeOnlyFramesPerSecond: encodeOnly,
                             exportFramesPerSecond: summary.framesPerSecond,
                             exportRatio: summary.framesPerSecond / min(renderOnly, encodeOnly))
+        let bound = 1 / (1 / renderOnly + 1 / encodeOnly)
+        result.sharedCoreBoundFramesPerSecond = bound
+        result.exportVersusSharedCoreBound = summary.framesPerSecond / bound
         do { result.avFoundation = try AVExportBench.run(backend: backend, folder: folder) } catch {
             throw BenchFailure(description: "AVFoundation row: \(error)")
         }

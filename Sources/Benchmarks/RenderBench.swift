@@ -28,11 +28,13 @@ public enum RenderBench {
         /// Percentage of pixels where some channel differs by more than 2/255.
         public var pixelsOverTolerancePercent: Double?
         public var peakMemoryMB: Double
+        /// The goals' ratios (`withRatios`).
+        public var ratios: Ratios?
         /// The compared frames as PNG, when `Options.keepsFrames` (not part of the JSON).
         public var frames: Frames?
 
         enum CodingKeys: String, CodingKey {
-            case scene, size, gpu, cpu, floorFramesPerSecond, psnr, maxDifference, pixelsOverTolerancePercent, peakMemoryMB
+            case scene, size, gpu, cpu, floorFramesPerSecond, psnr, maxDifference, pixelsOverTolerancePercent, peakMemoryMB, ratios
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -46,6 +48,7 @@ public enum RenderBench {
             try c.encodeIfPresent(maxDifference, forKey: .maxDifference)
             try c.encodeIfPresent(pixelsOverTolerancePercent, forKey: .pixelsOverTolerancePercent)
             try c.encode(peakMemoryMB, forKey: .peakMemoryMB)
+            try c.encodeIfPresent(ratios, forKey: .ratios)
         }
 
         public init(from decoder: Decoder) throws {
@@ -61,6 +64,7 @@ public enum RenderBench {
             maxDifference = try c.decodeIfPresent(Int.self, forKey: .maxDifference)
             pixelsOverTolerancePercent = try c.decodeIfPresent(Double.self, forKey: .pixelsOverTolerancePercent)
             peakMemoryMB = try c.decode(Double.self, forKey: .peakMemoryMB)
+            ratios = try c.decodeIfPresent(Ratios.self, forKey: .ratios)
         }
 
         public init(scene: String, size: String, peakMemoryMB: Double) {
@@ -110,10 +114,12 @@ public enum RenderBench {
         let gl = options.backends.contains(.gpu) ? try GLRenderer() : nil
         let cpu = options.backends.contains(.cpu) ? (options.threads.map { CPURenderer(threads: $0) } ?? CPURenderer()) : nil
         var rows: [Row] = []
+        var animations: [String: Int] = [:]
         for (width, height) in options.sizes {
             var scenes = options.scenes ?? BenchScenes.all(width: width, height: height)
             if options.scenes == nil, let only = options.only { scenes = scenes.filter { $0.name.contains(only) } }
             for scene in scenes {
+                animations[scene.name] = animationCount(scene.root)
                 var row = Row(scene: scene.name, size: "\(width)x\(height)", peakMemoryMB: 0)
                 var frames: [Image] = []
                 var kept = Frames()
@@ -149,7 +155,7 @@ public enum RenderBench {
                 options.onRow?(row)
             }
         }
-        return rows
+        return withRatios(rows, animations: animations)
     }
 
     /// The frame at t = 0.5 s, with a cache of its own, for comparing the backends.
@@ -275,6 +281,8 @@ public enum RenderBench {
         }
         let backends = [rows.first?.gpu?.backend, rows.first?.cpu?.backend].compactMap { $0 }
         out += "backends: \(backends.joined(separator: ", ")); \(ProcessInfo.processInfo.activeProcessorCount) CPU cores; psnr, max diff, > 2/255: GPU vs CPU frame at t = 0.5 s"
+        let ratios = ratioLines(rows)
+        if !ratios.isEmpty { out += "\nratios (this run):\n" + ratios }
         return out
     }
 }

@@ -108,6 +108,55 @@ extension PassRasterizer {
         }
     }
 
+    /// A solid fill's body (`BodyCoverage`): the fill or band colour per pixel centre, corner
+    /// squares skipped (not claimed: their corner items draw them).
+    func drawBody(_ item: PreparedItem, color: SIMD4<Float>, body: BodyCoverage, rows: Range<Int>, claiming: Bool) {
+        let fill = PackedSpans.pack(color * item.opacity)
+        let band = PackedSpans.pack((body.band ?? color) * item.opacity)
+        let wideFill = PackedSpans.widen(fill), wideBand = PackedSpans.widen(band)
+        let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
+        let order = item.order
+        // Item x as an increasing affine function of the pixel centre's x (bodies are made for
+        // axis-aligned items only): each row is then three runs — band, fill, band — between
+        // its cuts, found once per row instead of per pixel.
+        let d = item.denominator.z
+        let rowsAreRuns = item.localX.y == 0 && item.localY.x == 0 && item.denominator.x == 0 && item.denominator.y == 0
+            && d != 0 && item.localX.x / d > 0
+        let a = item.localX.x / d, b = item.localX.z / d
+        /// The first column whose centre's item x is at least `t`.
+        func column(_ t: Float) -> Int {
+            let c = ((t - b) / a - 0.5).rounded(.up)
+            return c.isNaN ? 0 : Int(min(max(c, -1e9), 1e9))
+        }
+        @inline(__always) func put(_ x: Int, _ row: UnsafeMutablePointer<UInt32>, _ ownerRow: UnsafeMutablePointer<Int32>?,
+                                   _ packed: UInt32, _ wide: UInt64) {
+            if let ownerRow, claiming ? ownerRow[x] >= 0 : ownerRow[x] > order { return }
+            row[x] = claiming || packed >> 24 == 255 ? packed : PackedSpans.over(wide, row[x])
+            if claiming { ownerRow?[x] = order }
+        }
+        for y in rows {
+            let span = item.polygon.span(row: y)
+            guard !span.isEmpty else { continue }
+            let row = pixels + y * width
+            let ownerRow = owner.map { $0 + y * width }
+            let py = Float(y) + 0.5
+            guard rowsAreRuns else {
+                for x in span {
+                    guard let inBand = body.classify(item.local(Float(x) + 0.5, py)) else { continue }
+                    put(x, row, ownerRow, inBand ? band : fill, inBand ? wideBand : wideFill)
+                }
+                continue
+            }
+            let runs = body.runs(rowY: (item.localY.y * py + item.localY.z) / d)
+            let start = max(span.lowerBound, column(runs.start)), end = min(span.upperBound, column(runs.end))
+            guard start < end else { continue }
+            let fillStart = min(max(column(runs.fillStart), start), end), fillEnd = min(max(column(runs.fillEnd), fillStart), end)
+            for x in start..<fillStart { put(x, row, ownerRow, band, wideBand) }
+            for x in fillStart..<fillEnd { put(x, row, ownerRow, fill, wideFill) }
+            for x in fillEnd..<end { put(x, row, ownerRow, band, wideBand) }
+        }
+    }
+
     /// A bilinear-sampled texture with no shape, faded by the item's opacity, multiplied by its
     /// tint and by the alpha of its mask (a texture of the same size, sampled at the same place).
     func drawTextured(_ item: PreparedItem, texture: Texture, rows: Range<Int>, claiming: Bool) {

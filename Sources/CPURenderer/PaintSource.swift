@@ -45,6 +45,18 @@ struct TintMultiplied<Source: PaintSource>: PaintSource {
     }
 }
 
+/// A corner-mask pair's texel (red: the fill's coverage, green: its border's) as the border drawn
+/// over the fill at `opacity` (layer.glsl's PAIRED; the opacity itself is applied after).
+struct PairedCorner<Source: PaintSource>: PaintSource {
+    let source: Source
+    let fill: SIMD4<Float>, border: SIMD4<Float>
+    let opacity: Float
+    @inline(__always) func color(_ uv: SIMD2<Float>, x: Float, y: Float) -> SIMD4<Float> {
+        let m = source.color(uv, x: x, y: y)
+        return border * m.y + fill * (m.x * (1 - opacity * border.w * m.y))
+    }
+}
+
 /// A `CAGradientLayer`'s colour at the pixel's unit-space point (layer.glsl's GRADIENT).
 struct GradientSource: PaintSource {
     let gradient: GradientPaint

@@ -20,14 +20,16 @@ struct PassRasterizer {
     private func draw(_ item: PreparedItem, rows: Range<Int>, claiming: Bool) {
         let rows = rows.clamped(to: item.polygon.rows)
         guard !rows.isEmpty else { return }
-        let plain = item.shape == nil && item.mask == nil
+        let plain = item.shape == nil && item.mask == nil && item.body == nil
         // Blend modes and colour matrices take the general path (the packed loops only blend over).
         guard item.blendMode == .normal, item.colorMatrix == nil else { return drawGeneral(item, rows: rows, claiming: claiming) }
         switch item.paint {
         case .solid(let color) where plain:
             drawSolid(item, color: color, rows: rows, claiming: claiming)
+        case .solid(let color) where item.body != nil && item.shape == nil && item.mask == nil:
+            drawBody(item, color: color, body: item.body!, rows: rows, claiming: claiming)
         case .texture(let texture, .linear, .linear)
-            where item.shape == nil && texture.wideTexels != nil && item.mask.map { $0.wideTexels != nil && $0.width == texture.width && $0.height == texture.height } ?? true:
+            where item.shape == nil && item.borderTint == nil && texture.wideTexels != nil && item.mask.map { $0.wideTexels != nil && $0.width == texture.width && $0.height == texture.height } ?? true:
             drawTextured(item, texture: texture, rows: rows, claiming: claiming)
         default:
             drawGeneral(item, rows: rows, claiming: claiming)
@@ -59,6 +61,10 @@ struct PassRasterizer {
     }
 
     private func shade<S: PaintSource>(_ item: PreparedItem, rows: Range<Int>, claiming: Bool, _ source: S) {
+        if let border = item.borderTint {
+            return mapping(item, rows: rows, claiming: claiming,
+                           PairedCorner(source: source, fill: item.tint ?? .one, border: border, opacity: item.opacity))
+        }
         if let tint = item.tint {
             return mapping(item, rows: rows, claiming: claiming, TintMultiplied(source: source, tint: tint))
         }
@@ -112,6 +118,11 @@ struct PassRasterizer {
                 let local = SIMD2((item.localX * p).sum(), (item.localY * p).sum()) / w
                 let uv = item.uvOffset + local * item.uvScale
                 var coverage = opacity
+                var inBand = false
+                if let body = item.body {
+                    guard let band = body.classify(local) else { continue }
+                    inBand = band
+                }
                 if let shape {
                     let d = shape.distance(local)
                     // dFdx and dFdy as Mesa computes them: differences within the 2×2 pixel quad.
@@ -120,7 +131,8 @@ struct PassRasterizer {
                     coverage *= shape.coverage(distance: d, width: (dx * dx + dy * dy).squareRoot())
                 }
                 if let mask { coverage *= mask.bilinear(uv.x, uv.y).w * (1 / 255) }
-                compositor.write(source.color(uv, x: px, y: py), coverage: coverage, to: target + index * 4, opaque: claiming)
+                let color = inBand ? item.body!.band! : source.color(uv, x: px, y: py)
+                compositor.write(color, coverage: coverage, to: target + index * 4, opaque: claiming)
                 if claiming { owner?[index] = order }
             }
         }

@@ -23,6 +23,10 @@ struct PreparedItem {
     let tint: SIMD4<Float>?
     let blendMode: BlendMode
     let colorMatrix: ColorMatrix?
+    /// A fill's body (layer.glsl's BODY variant): corner squares left out, the edge band recoloured.
+    let body: BodyCoverage?
+    /// A corner-mask pair's border colour (`DrawItem.borderTint`); `tint` is then the fill's.
+    let borderTint: SIMD4<Float>?
 
     init?(_ item: DrawItem, order: Int, bounds: CGRect, paint: PreparedPaint, mask: Texture?) {
         guard item.rect.width > 0, item.rect.height > 0 else { return nil }
@@ -60,9 +64,11 @@ struct PreparedItem {
         colorMatrix = item.colorMatrix
         let shape = item.shape ?? (item.borderWidth != nil ? RoundedShape(rect: item.rect, radius: 0) : nil)
         self.shape = shape.map { ShapeCoverage($0, borderWidth: item.borderWidth ?? 0) }
+        body = item.body.map { BodyCoverage($0, rect: item.rect) }
+        borderTint = item.borderTint.map { SIMD4($0.red, $0.green, $0.blue, $0.alpha) }
         isOpaque = item.opacity >= 1 && item.shape == nil && item.borderWidth == nil && item.maskPass == nil
             && item.polygon == nil && paint.isOpaque && (item.tint?.alpha ?? 1) >= 1
-            && item.blendMode == .normal && item.colorMatrix == nil
+            && item.blendMode == .normal && item.colorMatrix == nil && (item.body?.band?.color.alpha ?? 1) >= 1
     }
 
     /// Pixel centre → texel coordinates of a `width`×`height` texture: the numerators of u·width
@@ -146,5 +152,49 @@ struct ShapeCoverage {
         var c = min(max(0.5 - d / aa, 0), 1)
         if borderWidth > 0 { c *= min(max(0.5 + (d + borderWidth) / aa, 0), 1) }
         return c
+    }
+}
+
+/// The body of a rounded fill (layer.glsl's BODY variant): which pixels it leaves to its corner
+/// items and which take the band colour, decided at the pixel centre's item-space point.
+struct BodyCoverage {
+    let origin: SIMD2<Float>
+    let end: SIMD2<Float>
+    /// Cut square sides: minX-minY, maxX-minY, maxX-maxY, minX-maxY.
+    let sides: SIMD4<Float>
+    let bandWidth: Float
+    /// Premultiplied band colour (nil: no band).
+    let band: SIMD4<Float>?
+
+    init(_ body: FillBody, rect: CGRect) {
+        origin = SIMD2(Float(rect.minX), Float(rect.minY))
+        end = SIMD2(Float(rect.maxX), Float(rect.maxY))
+        sides = body.sides
+        bandWidth = Float(body.band?.width ?? 0)
+        band = body.band.map { SIMD4($0.color.red, $0.color.green, $0.color.blue, $0.color.alpha) }
+    }
+
+    /// nil where a corner item covers the point, else whether it lies in the band.
+    @inline(__always)
+    func classify(_ local: SIMD2<Float>) -> Bool? {
+        let near = local - origin, far = end - local
+        let e = SIMD2(min(near.x, far.x), min(near.y, far.y))
+        let side = near.x < far.x ? (near.y < far.y ? sides.x : sides.w) : (near.y < far.y ? sides.y : sides.z)
+        if e.x < side && e.y < side { return nil }
+        return min(e.x, e.y) < bandWidth
+    }
+
+    /// One row of an axis-aligned body at item y `rowY`, as item x bounds: covered from `start`
+    /// up to `end` (its cuts), in the fill colour from `fillStart` up to `fillEnd` and in the
+    /// band colour elsewhere — `classify` of the row's points (each bound is where it changes).
+    func runs(rowY: Float) -> (start: Float, end: Float, fillStart: Float, fillEnd: Float) {
+        let nearY = rowY - origin.y, farY = end.y - rowY
+        let top = nearY < farY
+        let e = min(nearY, farY)
+        let left = top ? sides.x : sides.w, right = top ? sides.y : sides.z
+        let start = e < left ? origin.x + left : -Float.infinity
+        let finish = e < right ? end.x - right : Float.infinity
+        if e < bandWidth { return (start, finish, finish, finish) }
+        return (start, finish, origin.x + bandWidth, end.x - bandWidth)
     }
 }

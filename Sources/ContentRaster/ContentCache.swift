@@ -82,6 +82,16 @@ public final class ContentCache: ContentRasterizer, Sendable {
                 path.addEllipse(in: CGRect(x: ringWidth, y: ringWidth, width: 2 * (r - ringWidth), height: 2 * (r - ringWidth)))
             }
             return raster(path, style: ShapeStyle(fillColor: .white, fillRule: .evenOdd, strokeColor: nil), placement: placement)
+        case .cornerMaskPair(let radius, let ringWidth):
+            guard let disc = render(.cornerMask(radius: radius, ringWidth: nil), warnings: &warnings)?.image.pixels,
+                  let ring = render(.cornerMask(radius: radius, ringWidth: ringWidth), warnings: &warnings)?.image.pixels,
+                  disc.count == ring.count, disc.count == placement.width * placement.height * 4 else { return nil }
+            var pixels = [UInt8](repeating: 0, count: disc.count)
+            for i in stride(from: 0, to: pixels.count, by: 4) {
+                pixels[i] = disc[i + 3]; pixels[i + 1] = min(ring[i + 3], disc[i + 3]); pixels[i + 3] = disc[i + 3]
+            }
+            guard let image = CGImage(width: placement.width, height: placement.height, premultipliedRGBA: pixels) else { return nil }
+            return RasterizedContent(image: image, rect: placement.rect)
         case .drawing(let drawing):
             guard let image = drawing.draw() else { return nil }
             return RasterizedContent(image: image, rect: region)
@@ -124,6 +134,8 @@ public final class ContentCache: ContentRasterizer, Sendable {
         case .filledPath(let path, let scale):
             return aligned(path.boundingBoxOfPath, scale: scale)
         case .cornerMask(let radius, _):
+            return aligned(CGRect(x: 0, y: 0, width: 2 * CGFloat(radius), height: 2 * CGFloat(radius)), scale: 1)
+        case .cornerMaskPair(let radius, _):
             return aligned(CGRect(x: 0, y: 0, width: 2 * CGFloat(radius), height: 2 * CGFloat(radius)), scale: 1)
         case .text(_, let size, let scale):
             return textPlacement(CGRect(origin: .zero, size: size), scale: fittingScale(scale, size))

@@ -25,8 +25,8 @@ public final class GLRenderer: RenderBackend {
     private var batchKey: BatchKey?
     private var instanceData: [GLfloat] = []
     private var instanceCount = 0
-    /// Floats per instance: transform (16), rect, uv, colour, shape, radii, params (4 each).
-    private static let instanceFloats = 40
+    /// Floats per instance: transform (16), rect, uv, colour, shape, radii, params, band colour (4 each).
+    private static let instanceFloats = 44
     private static let white = PremultipliedColor(red: 1, green: 1, blue: 1, alpha: 1)
 
     private struct BatchKey: Equatable {
@@ -78,7 +78,7 @@ public final class GLRenderer: RenderBackend {
         corners.withUnsafeBytes { glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW)) }
         glEnableVertexAttribArray(0)
         glVertexAttribPointer(0, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 0, nil)
-        // Per-instance attributes 1…10 (layer.glsl): mat4 in 1…4, then six vec4s.
+        // Per-instance attributes 1…11 (layer.glsl): mat4 in 1…4, then seven vec4s.
         glGenBuffers(1, &polygonBuffer)
         glGenBuffers(1, &instanceBuffer)
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
@@ -86,7 +86,7 @@ public final class GLRenderer: RenderBackend {
         let blank = [GLfloat](repeating: 0, count: Self.instanceFloats)
         blank.withUnsafeBytes { glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW)) }
         let stride = GLsizei(Self.instanceFloats * MemoryLayout<GLfloat>.size)
-        for attribute in 0..<10 {
+        for attribute in 0..<11 {
             let location = GLuint(1 + attribute)
             glEnableVertexAttribArray(location)
             glVertexAttribPointer(location, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
@@ -206,7 +206,8 @@ public final class GLRenderer: RenderBackend {
     /// Whether an item covers its whole quad with alpha 1 (so it may hide what is below).
     private func isOpaque(_ item: DrawItem, images: ImageProvider) -> Bool {
         guard item.opacity >= 1, item.shape == nil, item.borderWidth == nil, item.maskPass == nil, item.polygon == nil,
-              (item.tint?.alpha ?? 1) >= 1, item.blendMode == .normal, item.colorMatrix == nil else {
+              (item.tint?.alpha ?? 1) >= 1, item.blendMode == .normal, item.colorMatrix == nil,
+              (item.body?.band?.color.alpha ?? 1) >= 1 else {
             return false
         }
         switch item.paint {
@@ -232,6 +233,9 @@ public final class GLRenderer: RenderBackend {
         key.blendMode = item.blendMode
         key.colorMatrix = item.colorMatrix
         key.variant.colorMatrix = item.colorMatrix != nil
+        key.variant.body = item.body != nil
+        key.variant.paired = item.borderTint != nil
+        key.variant.continuous = shape?.continuous == true
         if item.blendMode.readsBackdrop {
             key.variant.blend = item.blendMode.family
             // Drawn alone, over a copy of what lies under it now.
@@ -284,6 +288,10 @@ public final class GLRenderer: RenderBackend {
             guard let shape, shape.corners.contains(corner) else { return 0 }
             return GLfloat(shape.radius)
         }
+        // A body's cut squares take the radii's place, its band the border width's.
+        let radii = item.body?.sides ?? SIMD4(radius(.minXMinY), radius(.maxXMinY), radius(.maxXMaxY), radius(.minXMaxY))
+        let band = item.body?.band
+        let bandColor = band?.color ?? item.borderTint ?? .clear
         // Written in place: no temporary arrays per item on the per-frame path.
         let m = item.transform
         let base = instanceData.count
@@ -299,8 +307,10 @@ public final class GLRenderer: RenderBackend {
             put(uv.minX); put(uv.minY); put(uv.width); put(uv.height)
             put(color.red); put(color.green); put(color.blue); put(color.alpha)
             put(s.minX); put(s.minY); put(s.width); put(s.height)
-            put(radius(.minXMinY)); put(radius(.maxXMinY)); put(radius(.maxXMaxY)); put(radius(.minXMaxY))
-            put(item.opacity); put(item.borderWidth ?? 0); put(depth); put(GLfloat(shape?.continuous == true ? 1 : 0))
+            put(radii.x); put(radii.y); put(radii.z); put(radii.w)
+            put(item.opacity); put(band.map { GLfloat($0.width) } ?? GLfloat(item.borderWidth ?? 0)); put(depth)
+            put(GLfloat(shape?.continuous == true ? 1 : 0))
+            put(bandColor.red); put(bandColor.green); put(bandColor.blue); put(bandColor.alpha)
         }
         instanceCount += 1
         if let polygon = item.polygon {

@@ -237,7 +237,27 @@ extension CATransform3D {
     public func interpolated(to other: CATransform3D, fraction: Double) -> CATransform3D {
         if fraction == 0 { return self }
         if fraction == 1 { return other }
-        guard let a = components, let b = other.components else { return fraction < 0.5 ? self : other }
+        return TransformInterpolation(from: self, to: other).value(at: fraction)
+    }
+}
+
+/// Interpolation between two fixed transforms with both ends decomposed once, for animations
+/// whose endpoints do not change between frames (`CATransform3D.interpolated` decomposes both
+/// ends at every call).
+public struct TransformInterpolation: Sendable {
+    public let start: CATransform3D, end: CATransform3D
+    private let components: (TransformComponents, TransformComponents)?
+
+    public init(from start: CATransform3D, to end: CATransform3D) {
+        self.start = start; self.end = end
+        if let a = start.components, let b = end.components { components = (a, b) } else { components = nil }
+    }
+
+    /// The transform a fraction of the way (the result of `start.interpolated(to: end, fraction:)`).
+    public func value(at fraction: Double) -> CATransform3D {
+        if fraction == 0 { return start }
+        if fraction == 1 { return end }
+        guard let (a, b) = components else { return fraction < 0.5 ? start : end }
         return a.interpolated(to: b, fraction: fraction).transform
     }
 }

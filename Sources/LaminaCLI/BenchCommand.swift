@@ -106,6 +106,9 @@ enum BenchCommand {
         print(String(format: "  encode only  %6.1f fps", result.encodeOnlyFramesPerSecond))
         print(String(format: "  export       %6.1f fps  = %.2f× the slower stage (goal ≥ 0.90×)",
                      result.exportFramesPerSecond, result.exportRatio))
+        if let bound = result.sharedCoreBoundFramesPerSecond, let ratio = result.exportVersusSharedCoreBound {
+            print(String(format: "  shared-core bound 1/(1/render + 1/encode) %6.1f fps: export at %.2f× it", bound, ratio))
+        }
         if let av = result.avFoundation {
             print(String(format: "  title card over a 7 s clip, %d frames: lamina render %.1f fps, AVAssetExportSession %.1f fps = %+.1f%% wall, %+.1f%% CPU (%.1f vs %.1f s; goal ≤ +5%%)",
                          av.frames, av.sceneFramesPerSecond, av.sessionFramesPerSecond, av.overhead * 100, av.cpuOverhead * 100,

@@ -91,13 +91,12 @@ extension CALayer {
 
     /// The layer's properties at its local time `t`, with every attached animation applied in order.
     public func presentationProperties(atLocalTime t: CFTimeInterval) -> LayerProperties {
-        guard !attached.isEmpty else { return properties }
+        guard !animationSteps.isEmpty else { return properties }
         var state = properties
-        // Animations read the model in place: copying ~1 KB of properties per animation dominated.
-        withUnsafeMutablePointer(to: &properties) { model in
-            for item in attached {
-                item.program.apply(parentTime: t, model: model, to: &state, removedOnCompletion: item.isRemovedOnCompletion)
-            }
+        // Animations read the model in place (a copy would be one more reference to the block,
+        // making the first write copy it even when nothing else shares it).
+        withUnsafePointer(to: properties) { model in
+            animationSteps.apply(parentTime: t, model: model, to: &state)
         }
         return state
     }

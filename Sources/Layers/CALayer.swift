@@ -41,7 +41,11 @@ open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
     weak var maskOwner: CALayer?
 
     /// Animations in application order.
-    var attached: [AttachedAnimation] = []
+    var attached: [AttachedAnimation] = [] {
+        didSet { animationSteps = AnimationSteps(attached) }
+    }
+    /// `attached` compiled for per-frame evaluation.
+    private(set) var animationSteps = AnimationSteps()
 
     /// The presentation copy's model layer (nil on model layers).
     weak var modelLayerReference: CALayer?

@@ -165,28 +165,7 @@ extension KeyPathField {
             case .sizeWidth: return .number(r.size.width)
             default: return .number(r.size.height)
             }
-        case .transform(let t) where t.isIdentity:
-            // The common case needs no decomposition.
-            switch self {
-            case .scaleX, .scaleY, .scaleZ, .scale: return .number(1)
-            case .translation: return .size(.zero)
-            default: return .number(0)
-            }
-        case .transform(let t):
-            let c = t.components ?? TransformComponents()
-            switch self {
-            case .rotationX: return .number(c.eulerAngles.x)
-            case .rotationY: return .number(c.eulerAngles.y)
-            case .rotationZ, .rotation: return .number(c.eulerAngles.z)
-            case .scaleX: return .number(c.scale.x)
-            case .scaleY: return .number(c.scale.y)
-            case .scaleZ: return .number(c.scale.z)
-            case .scale: return .number((c.scale.x + c.scale.y + c.scale.z) / 3)
-            case .translationX: return .number(c.translation.x)
-            case .translationY: return .number(c.translation.y)
-            case .translationZ: return .number(c.translation.z)
-            default: return .size(CGSize(width: c.translation.x, height: c.translation.y))
-            }
+        case .transform(let t): return read(transform: t)
         default: return value
         }
     }
@@ -211,27 +190,60 @@ extension KeyPathField {
             default: r.size.height = n
             }
             return .rect(r)
-        case .transform(let t):
-            if t.isIdentity, let direct = identityWrite(n, field) { return .transform(direct) }
-            // Decompose, replace the field, recompose as S · R · T (§10) keeping perspective.
-            var c = t.components ?? TransformComponents()
-            switch self {
-            case .rotationX: c.eulerAngles.x = n
-            case .rotationY: c.eulerAngles.y = n
-            case .rotationZ, .rotation: c.eulerAngles.z = n
-            case .scaleX: c.scale.x = n
-            case .scaleY: c.scale.y = n
-            case .scaleZ: c.scale.z = n
-            case .scale: c.scale = SIMD3(n, n, n)
-            case .translationX: c.translation.x = n
-            case .translationY: c.translation.y = n
-            case .translationZ: c.translation.z = n
-            default:
-                if case .size(let s) = field { c.translation.x = s.width; c.translation.y = s.height }
-            }
-            return .transform(c.transform)
+        case .transform(let t): return .transform(write(field, into: t))
         default: return value
         }
+    }
+}
+
+extension KeyPathField {
+    /// Reads the field out of a transform (decomposing it unless it is the identity).
+    func read(transform t: CATransform3D) -> AnimatableValue {
+        if t.isIdentity {
+            // The common case needs no decomposition.
+            switch self {
+            case .scaleX, .scaleY, .scaleZ, .scale: return .number(1)
+            case .translation: return .size(.zero)
+            default: return .number(0)
+            }
+        }
+        let c = t.components ?? TransformComponents()
+        switch self {
+        case .rotationX: return .number(c.eulerAngles.x)
+        case .rotationY: return .number(c.eulerAngles.y)
+        case .rotationZ, .rotation: return .number(c.eulerAngles.z)
+        case .scaleX: return .number(c.scale.x)
+        case .scaleY: return .number(c.scale.y)
+        case .scaleZ: return .number(c.scale.z)
+        case .scale: return .number((c.scale.x + c.scale.y + c.scale.z) / 3)
+        case .translationX: return .number(c.translation.x)
+        case .translationY: return .number(c.translation.y)
+        case .translationZ: return .number(c.translation.z)
+        default: return .size(CGSize(width: c.translation.x, height: c.translation.y))
+        }
+    }
+
+    /// Writes the field into a transform, leaving the other components as they are.
+    func write(_ field: AnimatableValue, into t: CATransform3D) -> CATransform3D {
+        let n = field.number ?? 0
+        if t.isIdentity, let direct = identityWrite(n, field) { return direct }
+        // Decompose, replace the field, recompose as S · R · T (§10) keeping perspective.
+        var c = t.components ?? TransformComponents()
+        switch self {
+        case .rotationX: c.eulerAngles.x = n
+        case .rotationY: c.eulerAngles.y = n
+        case .rotationZ, .rotation: c.eulerAngles.z = n
+        case .scaleX: c.scale.x = n
+        case .scaleY: c.scale.y = n
+        case .scaleZ: c.scale.z = n
+        case .scale: c.scale = SIMD3(n, n, n)
+        case .translationX: c.translation.x = n
+        case .translationY: c.translation.y = n
+        case .translationZ: c.translation.z = n
+        default:
+            if case .size(let s) = field { c.translation.x = s.width; c.translation.y = s.height }
+        }
+        return c.transform
     }
 }
 

@@ -214,6 +214,7 @@ extension LayerProperties {
             case nil: return nil
             }
         }
+        if let field = path.field, let t = transformValue(for: path.key) { return field.read(transform: t) }
         guard let whole = value(for: path.key) else { return nil }
         return path.field.map { $0.read(from: whole) } ?? whole
     }
@@ -234,8 +235,27 @@ extension LayerProperties {
             return
         }
         guard let field = path.field else { return setValue(value, for: path.key) }
+        // A field of a transform (`transform.rotation.z`): written into the matrix in place,
+        // without boxing it as a value.
+        switch path.key {
+        case .transform: return transform = field.write(value, into: transform)
+        case .sublayerTransform: return sublayerTransform = field.write(value, into: sublayerTransform)
+        default: break
+        }
         guard let whole = self.value(for: path.key) else { return }
         setValue(field.write(value, into: whole), for: path.key)
+    }
+}
+
+extension LayerProperties {
+    /// The layer's own transforms (`instanceTransform` goes through its content's value).
+    @inline(__always)
+    func transformValue(for key: LayerKey) -> CATransform3D? {
+        switch key {
+        case .transform: transform
+        case .sublayerTransform: sublayerTransform
+        default: nil
+        }
     }
 }
 

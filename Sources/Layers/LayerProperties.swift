@@ -6,66 +6,310 @@ import Timing
 
 /// Every property of a layer, as a value: the model layer stores one, and the presentation at a
 /// time is a copy with the active animations applied. Defaults are Core Animation's (§11.1).
+///
+/// Copy-on-write: the values live in one shared block, so copying a layer's properties (every
+/// frame, for every presented layer) costs a reference count, and only a layer whose animations
+/// change something gets a block of its own (copied once, on the first write).
 public struct LayerProperties: Sendable, Equatable {
-    public var name: String?
-    public var bounds = CGRect.zero
-    public var position = CGPoint.zero
-    public var zPosition: CGFloat = 0
-    public var anchorPoint = CGPoint(x: 0.5, y: 0.5)
-    public var anchorPointZ: CGFloat = 0
-    public var transform = CATransform3DIdentity
-    public var sublayerTransform = CATransform3DIdentity
-    public var opacity: Float = 1
-    public var isHidden = false
-    public var backgroundColor: CGColor?
-    public var cornerRadius: CGFloat = 0
-    public var maskedCorners: CACornerMask = .all
-    public var cornerCurve: CALayerCornerCurve = .circular
-    public var borderWidth: CGFloat = 0
-    public var borderColor: CGColor? = .black
-    public var contents = ContentsValue(image: nil)
-    public var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1)
-    public var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1)
-    public var contentsGravity: CALayerContentsGravity = .resize
-    public var contentsScale: CGFloat = 1
-    public var minificationFilter: CALayerContentsFilter = .linear
-    public var magnificationFilter: CALayerContentsFilter = .linear
-    public var minificationFilterBias: Float = 0
-    public var masksToBounds = false
-    public var isDoubleSided = true
-    public var isGeometryFlipped = false
-    public var allowsEdgeAntialiasing = false
-    public var allowsGroupOpacity = true
-    public var isOpaque = false
-    public var shouldRasterize = false
-    public var rasterizationScale: CGFloat = 1
-    public var shadowColor: CGColor? = .black
-    public var shadowOpacity: Float = 0
-    public var shadowOffset = CGSize(width: 0, height: -3)
-    public var shadowRadius: CGFloat = 3
-    public var shadowPath: CGPath?
+    // Shared only while unwritten (copy-on-write), so sharing across threads is safe.
+    @usableFromInline nonisolated(unsafe) var storage: PropertyBlock<LayerPropertyValues>
+    /// The plain values animations usually change, in a block of their own: an animated layer
+    /// copies these (no reference counts) and keeps sharing `storage` with its model.
+    @usableFromInline nonisolated(unsafe) var geometry: PropertyBlock<LayerGeometryValues>
+
+    public init() { storage = defaultPropertyBlock; geometry = defaultGeometryBlock }
+
+    /// Gives this value a block of its own before a write, when the block is shared.
+    @inlinable @inline(__always)
+    mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = PropertyBlock.make(storage.values.pointee) }
+    }
+
+    /// Gives this value a geometry block of its own before a write, when the block is shared.
+    @inlinable @inline(__always)
+    mutating func makeGeometryUnique() {
+        if !isKnownUniquelyReferenced(&geometry) { geometry = PropertyBlock.make(geometry.values.pointee) }
+    }
+
+    public static func == (a: LayerProperties, b: LayerProperties) -> Bool {
+        (a.geometry === b.geometry || a.geometry.values.pointee == b.geometry.values.pointee)
+            && (a.storage === b.storage || a.storage.values.pointee == b.storage.values.pointee)
+    }
+
+    @inlinable public var name: String? {
+        get { storage.values.pointee.name }
+        _modify { makeUnique(); yield &storage.values.pointee.name }
+    }
+    @inlinable public var bounds: CGRect {
+        get { geometry.values.pointee.bounds }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.bounds }
+    }
+    @inlinable public var position: CGPoint {
+        get { geometry.values.pointee.position }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.position }
+    }
+    @inlinable public var zPosition: CGFloat {
+        get { geometry.values.pointee.zPosition }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.zPosition }
+    }
+    @inlinable public var anchorPoint: CGPoint {
+        get { geometry.values.pointee.anchorPoint }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.anchorPoint }
+    }
+    @inlinable public var anchorPointZ: CGFloat {
+        get { geometry.values.pointee.anchorPointZ }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.anchorPointZ }
+    }
+    @inlinable public var transform: CATransform3D {
+        get { geometry.values.pointee.transform }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.transform }
+    }
+    @inlinable public var sublayerTransform: CATransform3D {
+        get { geometry.values.pointee.sublayerTransform }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.sublayerTransform }
+    }
+    @inlinable public var opacity: Float {
+        get { geometry.values.pointee.opacity }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.opacity }
+    }
+    @inlinable public var isHidden: Bool {
+        get { geometry.values.pointee.isHidden }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.isHidden }
+    }
+    @inlinable public var backgroundColor: CGColor? {
+        get { geometry.values.pointee.backgroundColor }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.backgroundColor }
+    }
+    @inlinable public var cornerRadius: CGFloat {
+        get { geometry.values.pointee.cornerRadius }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.cornerRadius }
+    }
+    @inlinable public var maskedCorners: CACornerMask {
+        get { storage.values.pointee.maskedCorners }
+        _modify { makeUnique(); yield &storage.values.pointee.maskedCorners }
+    }
+    @inlinable public var cornerCurve: CALayerCornerCurve {
+        get { storage.values.pointee.cornerCurve }
+        _modify { makeUnique(); yield &storage.values.pointee.cornerCurve }
+    }
+    @inlinable public var borderWidth: CGFloat {
+        get { geometry.values.pointee.borderWidth }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.borderWidth }
+    }
+    @inlinable public var borderColor: CGColor? {
+        get { geometry.values.pointee.borderColor }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.borderColor }
+    }
+    @inlinable public var contents: ContentsValue {
+        get { storage.values.pointee.contents }
+        _modify { makeUnique(); yield &storage.values.pointee.contents }
+    }
+    @inlinable public var contentsRect: CGRect {
+        get { geometry.values.pointee.contentsRect }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.contentsRect }
+    }
+    @inlinable public var contentsCenter: CGRect {
+        get { storage.values.pointee.contentsCenter }
+        _modify { makeUnique(); yield &storage.values.pointee.contentsCenter }
+    }
+    @inlinable public var contentsGravity: CALayerContentsGravity {
+        get { storage.values.pointee.contentsGravity }
+        _modify { makeUnique(); yield &storage.values.pointee.contentsGravity }
+    }
+    @inlinable public var contentsScale: CGFloat {
+        get { storage.values.pointee.contentsScale }
+        _modify { makeUnique(); yield &storage.values.pointee.contentsScale }
+    }
+    @inlinable public var minificationFilter: CALayerContentsFilter {
+        get { storage.values.pointee.minificationFilter }
+        _modify { makeUnique(); yield &storage.values.pointee.minificationFilter }
+    }
+    @inlinable public var magnificationFilter: CALayerContentsFilter {
+        get { storage.values.pointee.magnificationFilter }
+        _modify { makeUnique(); yield &storage.values.pointee.magnificationFilter }
+    }
+    @inlinable public var minificationFilterBias: Float {
+        get { storage.values.pointee.minificationFilterBias }
+        _modify { makeUnique(); yield &storage.values.pointee.minificationFilterBias }
+    }
+    @inlinable public var masksToBounds: Bool {
+        get { storage.values.pointee.masksToBounds }
+        _modify { makeUnique(); yield &storage.values.pointee.masksToBounds }
+    }
+    @inlinable public var isDoubleSided: Bool {
+        get { storage.values.pointee.isDoubleSided }
+        _modify { makeUnique(); yield &storage.values.pointee.isDoubleSided }
+    }
+    @inlinable public var isGeometryFlipped: Bool {
+        get { storage.values.pointee.isGeometryFlipped }
+        _modify { makeUnique(); yield &storage.values.pointee.isGeometryFlipped }
+    }
+    @inlinable public var allowsEdgeAntialiasing: Bool {
+        get { storage.values.pointee.allowsEdgeAntialiasing }
+        _modify { makeUnique(); yield &storage.values.pointee.allowsEdgeAntialiasing }
+    }
+    @inlinable public var allowsGroupOpacity: Bool {
+        get { storage.values.pointee.allowsGroupOpacity }
+        _modify { makeUnique(); yield &storage.values.pointee.allowsGroupOpacity }
+    }
+    @inlinable public var isOpaque: Bool {
+        get { storage.values.pointee.isOpaque }
+        _modify { makeUnique(); yield &storage.values.pointee.isOpaque }
+    }
+    @inlinable public var shouldRasterize: Bool {
+        get { storage.values.pointee.shouldRasterize }
+        _modify { makeUnique(); yield &storage.values.pointee.shouldRasterize }
+    }
+    @inlinable public var rasterizationScale: CGFloat {
+        get { storage.values.pointee.rasterizationScale }
+        _modify { makeUnique(); yield &storage.values.pointee.rasterizationScale }
+    }
+    @inlinable public var shadowColor: CGColor? {
+        get { geometry.values.pointee.shadowColor }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.shadowColor }
+    }
+    @inlinable public var shadowOpacity: Float {
+        get { geometry.values.pointee.shadowOpacity }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.shadowOpacity }
+    }
+    @inlinable public var shadowOffset: CGSize {
+        get { geometry.values.pointee.shadowOffset }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.shadowOffset }
+    }
+    @inlinable public var shadowRadius: CGFloat {
+        get { geometry.values.pointee.shadowRadius }
+        _modify { makeGeometryUnique(); yield &geometry.values.pointee.shadowRadius }
+    }
+    @inlinable public var shadowPath: CGPath? {
+        get { storage.values.pointee.shadowPath }
+        _modify { makeUnique(); yield &storage.values.pointee.shadowPath }
+    }
     /// Blends the flattened layer onto what lies beneath it (a blend mode or `addition`).
-    public var compositingFilter: LayerFilter?
+    @inlinable public var compositingFilter: LayerFilter? {
+        get { storage.values.pointee.compositingFilter }
+        _modify { makeUnique(); yield &storage.values.pointee.compositingFilter }
+    }
     /// Applied to the flattened layer (itself and its sublayers), in order, before compositing.
-    public var filters: [LayerFilter] = []
+    @inlinable public var filters: [LayerFilter] {
+        get { storage.values.pointee.filters }
+        _modify { makeUnique(); yield &storage.values.pointee.filters }
+    }
     /// Applied to what lies behind the layer, inside its shape, before the layer draws.
-    public var backgroundFilters: [LayerFilter] = []
+    @inlinable public var backgroundFilters: [LayerFilter] {
+        get { storage.values.pointee.backgroundFilters }
+        _modify { makeUnique(); yield &storage.values.pointee.backgroundFilters }
+    }
     /// Layer timing: duration is infinite for layers.
-    public var timing: TimingParameters = {
+    @inlinable public var timing: TimingParameters {
+        get { storage.values.pointee.timing }
+        _modify { makeUnique(); yield &storage.values.pointee.timing }
+    }
+    /// The properties of the layer's class (shape, text, gradient, …).
+    @inlinable public var content: LayerContentProperties {
+        get { storage.values.pointee.content }
+        _modify { makeUnique(); yield &storage.values.pointee.content }
+    }
+    /// A running `CATransition`, if any (set on presentation values only).
+    @inlinable public var transition: TransitionState? {
+        get { storage.values.pointee.transition }
+        _modify { makeUnique(); yield &storage.values.pointee.transition }
+    }
+    /// Animatable values stored by key-value coding under keys the layer's class does not
+    /// know (`setValue(0.5, forKey: "progress")`): custom properties, animatable by key.
+    @inlinable public var customValues: [String: AnimatableValue] {
+        get { storage.values.pointee.customValues }
+        _modify { makeUnique(); yield &storage.values.pointee.customValues }
+    }
+}
+
+/// The stored values of `LayerProperties`, with Core Animation's defaults.
+@usableFromInline
+struct LayerPropertyValues: Sendable, Equatable {
+    @usableFromInline var name: String?
+    @usableFromInline var maskedCorners: CACornerMask = .all
+    @usableFromInline var cornerCurve: CALayerCornerCurve = .circular
+    @usableFromInline var contents = ContentsValue(image: nil)
+    @usableFromInline var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1)
+    @usableFromInline var contentsGravity: CALayerContentsGravity = .resize
+    @usableFromInline var contentsScale: CGFloat = 1
+    @usableFromInline var minificationFilter: CALayerContentsFilter = .linear
+    @usableFromInline var magnificationFilter: CALayerContentsFilter = .linear
+    @usableFromInline var minificationFilterBias: Float = 0
+    @usableFromInline var masksToBounds = false
+    @usableFromInline var isDoubleSided = true
+    @usableFromInline var isGeometryFlipped = false
+    @usableFromInline var allowsEdgeAntialiasing = false
+    @usableFromInline var allowsGroupOpacity = true
+    @usableFromInline var isOpaque = false
+    @usableFromInline var shouldRasterize = false
+    @usableFromInline var rasterizationScale: CGFloat = 1
+    @usableFromInline var shadowPath: CGPath?
+    @usableFromInline var compositingFilter: LayerFilter?
+    @usableFromInline var filters: [LayerFilter] = []
+    @usableFromInline var backgroundFilters: [LayerFilter] = []
+    @usableFromInline var timing: TimingParameters = {
         var t = TimingParameters()
         t.duration = .infinity
         return t
     }()
-    /// The properties of the layer's class (shape, text, gradient, …).
-    public var content: LayerContentProperties = .plain
-    /// A running `CATransition`, if any (set on presentation values only).
-    public var transition: TransitionState?
-    /// Animatable values stored by key-value coding under keys the layer's class does not
-    /// know (`setValue(0.5, forKey: "progress")`): custom properties, animatable by key.
-    public var customValues: [String: AnimatableValue] = [:]
+    @usableFromInline var content: LayerContentProperties = .plain
+    @usableFromInline var transition: TransitionState?
+    @usableFromInline var customValues: [String: AnimatableValue] = [:]
 
-    public init() {}
+
+    @usableFromInline init() {}
 }
+
+/// The values of `LayerProperties` that animations usually change: plain values only (no
+/// references), so giving an animated layer its own copy each frame is one small memory copy,
+/// while the rest of its properties stay shared with the model.
+@usableFromInline
+struct LayerGeometryValues: Sendable, Equatable {
+    @usableFromInline var bounds = CGRect.zero
+    @usableFromInline var position = CGPoint.zero
+    @usableFromInline var zPosition: CGFloat = 0
+    @usableFromInline var anchorPoint = CGPoint(x: 0.5, y: 0.5)
+    @usableFromInline var anchorPointZ: CGFloat = 0
+    @usableFromInline var transform = CATransform3DIdentity
+    @usableFromInline var sublayerTransform = CATransform3DIdentity
+    @usableFromInline var opacity: Float = 1
+    @usableFromInline var isHidden = false
+    @usableFromInline var backgroundColor: CGColor?
+    @usableFromInline var cornerRadius: CGFloat = 0
+    @usableFromInline var borderWidth: CGFloat = 0
+    @usableFromInline var borderColor: CGColor? = .black
+    @usableFromInline var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1)
+    @usableFromInline var shadowColor: CGColor? = .black
+    @usableFromInline var shadowOpacity: Float = 0
+    @usableFromInline var shadowOffset = CGSize(width: 0, height: -3)
+    @usableFromInline var shadowRadius: CGFloat = 3
+
+    @usableFromInline init() {}
+}
+
+/// One block of layer property values, shared by the `LayerProperties` copies that hold it and
+/// never written while shared. Tail-allocated: one allocation, read through a pointer (no
+/// exclusivity bookkeeping on the per-frame path).
+@usableFromInline
+final class PropertyBlock<Values>: ManagedBuffer<Void, Values> {
+    @usableFromInline
+    static func make(_ values: Values) -> PropertyBlock<Values> {
+        let buffer = create(minimumCapacity: 1) { _ in () }
+        buffer.withUnsafeMutablePointerToElements { $0.initialize(to: values) }
+        return unsafeDowncast(buffer, to: PropertyBlock<Values>.self)
+    }
+
+    /// The values (valid while this block is alive).
+    @inlinable var values: UnsafeMutablePointer<Values> {
+        withUnsafeMutablePointerToElements { $0 }
+    }
+
+    deinit { _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) } }
+}
+
+/// The blocks of `LayerProperties()`, shared by every new layer until its first change.
+@usableFromInline nonisolated(unsafe) let defaultPropertyBlock = PropertyBlock.make(LayerPropertyValues())
+@usableFromInline nonisolated(unsafe) let defaultGeometryBlock = PropertyBlock.make(LayerGeometryValues())
 
 /// A transition in progress on a layer: what the renderer needs to draw it.
 public struct TransitionState: Sendable, Equatable {

@@ -22,6 +22,10 @@ public enum ContentRequest: Hashable, Sendable {
     /// disc of radius `radius` texels in a square of twice that side, or with `ringWidth`
     /// (texels) only the ring of a border. Each corner draws its quadrant.
     case cornerMask(radius: Int, ringWidth: CGFloat?)
+    /// A rounded fill's corner coverage and its border's ring (`cornerMask` without and with
+    /// `ringWidth`) in the channels of one image: red the disc, green the ring, alpha the disc.
+    /// A fill and its border then draw each corner as one item (`DrawItem.borderTint`).
+    case cornerMaskPair(radius: Int, ringWidth: CGFloat)
     /// A custom-drawn layer's drawing (`draw(in:)`, a delegate), used as its contents; equal
     /// keys (layer, display generation, size, scale, animated display keys' values) share one image.
     case drawing(LayerDrawing)
@@ -33,7 +37,7 @@ public enum ContentRequest: Hashable, Sendable {
     public var requestedScale: CGFloat {
         switch self {
         case .shape(_, let scale), .alignedShape(_, let scale, _, _), .text(_, _, let scale), .filledPath(_, let scale): scale
-        case .cornerMask: 1
+        case .cornerMask, .cornerMaskPair: 1
         case .drawing(let drawing): drawing.key.scale
         case .clipped(let inner, _): inner.requestedScale
         }

@@ -40,6 +40,11 @@ extension DrawItem: CustomStringConvertible {
             parts.append("rounded \(Self.format(shape.radius))\(shape.continuous ? " continuous" : "")\(shape.corners == .all ? "" : " corners \(shape.corners.rawValue)")")
         }
         if let borderWidth { parts.append("border \(Self.format(borderWidth))") }
+        if let body {
+            parts.append("cut \(Self.format(body.side))\(body.corners == .all ? "" : " corners \(body.corners.rawValue)")")
+            if let band = body.band { parts.append("band \(Self.format(band.width)) \(band.color)") }
+        }
+        if let borderTint { parts.append("border tint \(borderTint)") }
         if let maskPass { parts.append("mask pass \(maskPass)") }
         if let polygon {
             parts.append("piece " + polygon.map { "(\(Self.format($0.x)),\(Self.format($0.y)))" }.joined(separator: " "))

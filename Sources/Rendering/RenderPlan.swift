@@ -96,6 +96,36 @@ public struct RoundedShape: Sendable, Equatable {
     public var isRounded: Bool { radius > 0 && !corners.isEmpty }
 }
 
+/// The middle of a rounded solid fill drawn as one quad (`DrawItem.body`): the `side`×`side`
+/// square at each corner in `corners` is not covered, and pixels nearer than `band.width` to
+/// the rectangle's edges (a border drawn with its fill) take `band.color` instead of the paint.
+/// Pixels are classified by their centres, as rasterizing those pieces as quads of their own
+/// would; the whole body is then one primitive (on llvmpipe each primitive costs about as much
+/// as the pixels of a small quad).
+public struct FillBody: Sendable, Equatable {
+    public var side: CGFloat
+    public var corners: RoundedCorners
+    public var band: BorderBand?
+    public init(side: CGFloat, corners: RoundedCorners, band: BorderBand? = nil) {
+        self.side = side; self.corners = corners; self.band = band
+    }
+
+    /// The side of the cut square at each corner, in the order minX-minY, maxX-minY, maxX-maxY,
+    /// minX-maxY (layer.glsl's `i_radii`); 0 where the corner is not cut.
+    public var sides: SIMD4<Float> {
+        func at(_ corner: RoundedCorners) -> Float { corners.contains(corner) ? Float(side) : 0 }
+        return SIMD4(at(.minXMinY), at(.maxXMinY), at(.maxXMaxY), at(.minXMaxY))
+    }
+}
+
+/// A border's straight parts drawn with the fill they lie on: the band's width and its colour,
+/// already composited over the fill (premultiplied).
+public struct BorderBand: Sendable, Equatable {
+    public var width: CGFloat
+    public var color: PremultipliedColor
+    public init(width: CGFloat, color: PremultipliedColor) { self.width = width; self.color = color }
+}
+
 /// One textured or coloured quad: the rectangle `rect` of a layer's plane, mapped into the pass's
 /// pixel space by `transform` (row vectors; divide by w), painted, shaped, faded.
 public struct DrawItem: Sendable, Equatable {
@@ -131,6 +161,14 @@ public struct DrawItem: Sendable, Equatable {
     /// Applied to the paint's colour, un-premultiplied, before coverage and blending (the
     /// colour filters of `filters` and `backgroundFilters`).
     public var colorMatrix: ColorMatrix?
+    /// The body of a rounded fill split at its corners: its corner squares are left uncovered
+    /// (corner items draw them) and its edge band may take the border's colour (see
+    /// `splitAtCorners`).
+    public var body: FillBody?
+    /// With a corner-mask pair paint (`ContentRequest.cornerMaskPair`): the border's colour,
+    /// drawn where the pair's green channel covers, over `tint` (the fill's colour) where its red
+    /// channel covers — a rounded fill's corner and its border's in one item.
+    public var borderTint: PremultipliedColor?
 
     public init(layer: LayerLabel, role: String, transform: CATransform3D, rect: CGRect, paint: Paint, opacity: Float,
                 shape: RoundedShape? = nil, borderWidth: CGFloat? = nil, antialiasEdges: Bool = false,
@@ -246,10 +284,95 @@ extension DrawItem {
 }
 
 extension DrawItem {
+    /// Every item split at its corners (`splitAtCorners`), or, when it anti-aliases its edges,
+    /// grown for that (`withAntialiasedEdges`). A rounded background followed by its border with
+    /// nothing between them (no contents or sublayers), drawn axis-aligned, becomes one body —
+    /// the fill with the border's straight parts — and the corner squares of both.
+    public static func splitAtCorners(_ items: [DrawItem]) -> [DrawItem] {
+        var pieces: [DrawItem] = []
+        pieces.reserveCapacity(items.count)
+        var i = 0
+        while i < items.count {
+            if items[i].antialiasEdges {
+                pieces.append(items[i].withAntialiasedEdges())
+                i += 1
+            } else if i + 1 < items.count, let band = items[i].band(mergingBorder: items[i + 1]) {
+                pieces += items[i].splitAtCorners(band: band)
+                // The border's rounded corner squares; its bands and square corners are in the body.
+                let shape = items[i].shape!
+                pieces += items[i + 1].splitAtCorners().filter { piece in
+                    piece.shape != nil && Self.cornerSquares(of: shape.rect, side: piece.rect.width).contains { corner, origin in
+                        shape.corners.contains(corner) && origin == piece.rect.origin
+                    }
+                }
+                i += 2
+            } else {
+                pieces += items[i].splitAtCorners()
+                i += 1
+            }
+        }
+        return pieces
+    }
+
+    /// The four `r`×`r` corner squares of a rectangle, with the corner each belongs to.
+    static func cornerSquares(x: CGFloat, y: CGFloat, w: CGFloat, h: CGFloat, r: CGFloat) -> [(RoundedCorners, CGPoint)] {
+        [(.minXMinY, CGPoint(x: x, y: y)), (.maxXMinY, CGPoint(x: x + w - r, y: y)),
+         (.minXMaxY, CGPoint(x: x, y: y + h - r)), (.maxXMaxY, CGPoint(x: x + w - r, y: y + h - r))]
+    }
+
+    static func cornerSquares(of rect: CGRect, side: CGFloat) -> [(RoundedCorners, CGPoint)] {
+        cornerSquares(x: rect.minX, y: rect.minY, w: rect.width, h: rect.height, r: side)
+    }
+
+    /// The band that draws `border`'s straight parts with this fill, when this is a rounded
+    /// solid background and `border` its layer's border of the same shape, drawn right after it.
+    func band(mergingBorder border: DrawItem) -> BorderBand? {
+        guard role == "background", border.role == "border", layer == border.layer,
+              case .solid(let fill) = paint, case .solid(let color) = border.paint,
+              let shape, shape.isRounded, shape.rect == rect, border.shape == shape, border.rect == rect,
+              let width = border.borderWidth, width > 0,
+              transform == border.transform, opacity == border.opacity, depthTransform == border.depthTransform,
+              maskPass == nil, border.maskPass == nil, polygon == nil, border.polygon == nil,
+              !antialiasEdges, !border.antialiasEdges, blendMode == .normal, border.blendMode == .normal,
+              colorMatrix == nil, border.colorMatrix == nil, tint == nil, border.tint == nil, body == nil, border.body == nil
+        else { return nil }
+        let r = min(shape.continuous ? shape.radius * 1.528665 : shape.radius, min(rect.width, rect.height) / 2)
+        let t = min(width, rect.width / 2, rect.height / 2)
+        guard depthTransform == nil,
+              edgesClearPixelCentres(xs: [rect.minX + r, rect.maxX - r, rect.minX + t, rect.maxX - t],
+                                     ys: [rect.minY + r, rect.maxY - r, rect.minY + t, rect.maxY - t])
+        else { return nil }
+        // B + F·(1 − Bα·opacity) drawn at the items' opacity equals F then B drawn over it.
+        let k = 1 - color.alpha * opacity
+        let composite = PremultipliedColor(red: color.red + fill.red * k, green: color.green + fill.green * k,
+                                           blue: color.blue + fill.blue * k, alpha: color.alpha + fill.alpha * k)
+        return BorderBand(width: t, color: composite)
+    }
+
+    /// Whether the item-space lines x = `xs` and y = `ys` map onto the target as vertical and
+    /// horizontal lines at least 1/64 pixel away from pixel centres. A body decides per pixel
+    /// centre (in item space) what its corner squares — separate quads, rasterized with vertices
+    /// snapped to 1/256 pixel — cover; only away from centres do the two always agree, so no
+    /// pixel is drawn twice or missed along the cuts (rotated or fractional layers keep the
+    /// band pieces).
+    func edgesClearPixelCentres(xs: [CGFloat], ys: [CGFloat]) -> Bool {
+        let m = transform
+        guard m.m12 == 0, m.m21 == 0, m.m14 == 0, m.m24 == 0, m.m44 == 1, m.m11 != 0, m.m22 != 0 else { return false }
+        func clear(_ v: CGFloat) -> Bool {
+            let f = v - 0.5
+            return abs(f - f.rounded()) >= 1.0 / 64
+        }
+        return xs.allSatisfy { clear($0 * m.m11 + m.m41) } && ys.allSatisfy { clear($0 * m.m22 + m.m42) }
+    }
+}
+
+extension DrawItem {
     /// A rounded solid background or border split so the corner math runs only where corners are:
     /// straight bands drawn plain (opaque ones can then hide what is below) and four corner
     /// squares drawn with the rounded-rectangle coverage. Other items are returned as they are.
-    public func splitAtCorners() -> [DrawItem] {
+    ///
+    /// - Parameter band: the straight parts of a border merged into a rounded fill's body.
+    public func splitAtCorners(band: BorderBand? = nil) -> [DrawItem] {
         guard case .solid = paint, maskPass == nil, !antialiasEdges, polygon == nil else { return [self] }
         if let b = borderWidth, shape.map({ !$0.isRounded && $0.rect == rect }) ?? true {
             // A square border is four plain bands: exact coverage at the inner corners, and no
@@ -283,13 +406,23 @@ extension DrawItem {
             add(CGRect(x: x + r, y: y + h - t, width: w - 2 * r, height: t), shaped: false)
             add(CGRect(x: x, y: y + r, width: t, height: h - 2 * r), shaped: false)
             add(CGRect(x: x + w - t, y: y + r, width: t, height: h - 2 * r), shaped: false)
-        } else {
+        } else if band == nil {
             add(CGRect(x: x, y: y + r, width: w, height: h - 2 * r), shaped: false)
             add(CGRect(x: x + r, y: y, width: w - 2 * r, height: r), shaped: false)
             add(CGRect(x: x + r, y: y + h - r, width: w - 2 * r, height: r), shaped: false)
+        } else {
+            // The middle with the border's straight parts as one body without its corner squares
+            // (on llvmpipe a primitive costs about what the pixels of a small quad do, so seven
+            // bands cost more than one body).
+            var middle = self
+            middle.shape = nil
+            middle.body = FillBody(side: r, corners: shape.corners, band: band)
+            pieces.append(middle)
         }
-        for corner in [CGPoint(x: x, y: y), CGPoint(x: x + w - r, y: y), CGPoint(x: x, y: y + h - r), CGPoint(x: x + w - r, y: y + h - r)] {
-            add(CGRect(x: corner.x, y: corner.y, width: r, height: r), shaped: true)
+        for (corner, origin) in Self.cornerSquares(x: x, y: y, w: w, h: h, r: r)
+        where band == nil || shape.corners.contains(corner) {
+            // A body covers its square corners itself; bands leave every corner out.
+            add(CGRect(x: origin.x, y: origin.y, width: r, height: r), shaped: true)
         }
         return pieces
     }

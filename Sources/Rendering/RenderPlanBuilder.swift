@@ -67,9 +67,7 @@ public struct RenderPlanBuilder {
                                clearColor: clear, items: items, startsFrom: walk.target.startsFrom)
         var passes = walk.passes + [frame]
         for p in passes.indices {
-            passes[p].items = passes[p].items.flatMap { item in
-                item.antialiasEdges ? [item.withAntialiasedEdges()] : item.splitAtCorners().map { maskingCorner($0, stopwatch) }
-            }
+            passes[p].items = maskingCorners(DrawItem.splitAtCorners(passes[p].items), stopwatch)
         }
         return RenderPlan(width: width, height: height, passes: passes, offscreen: walk.offscreen)
     }
@@ -77,30 +75,81 @@ public struct RenderPlanBuilder {
     /// A circular corner square of a split rounded background or border, drawn as its colour
     /// times a coverage mask rasterized once per size — a texture lookup per pixel instead of
     /// the distance math (on llvmpipe several times the cost of a textured pixel).
+    ///
+    /// With `pairedBorder` (the border's corner on the same square, of a fill merged with its
+    /// border): both from one mask pair, as one item (`DrawItem.borderTint`); nil when the
+    /// corner is not drawn from a mask.
     func maskingCorner(_ item: DrawItem, _ stopwatch: Stopwatch?) -> DrawItem {
+        maskingCorner(item, pairedBorder: nil, stopwatch) ?? item
+    }
+
+    func maskingCorner(_ item: DrawItem, pairedBorder border: DrawItem?, _ stopwatch: Stopwatch?) -> DrawItem? {
         guard let rasterizer = contentRasterizer, case .solid(let color) = item.paint, let shape = item.shape,
               shape.isRounded, !shape.continuous, item.maskPass == nil, item.polygon == nil,
-              item.rect.width == shape.radius, item.rect.height == shape.radius else { return item }
+              item.rect.width == shape.radius, item.rect.height == shape.radius else { return nil }
         let atMinX = item.rect.minX == shape.rect.minX, atMaxX = item.rect.maxX == shape.rect.maxX
         let atMinY = item.rect.minY == shape.rect.minY, atMaxY = item.rect.maxY == shape.rect.maxY
-        guard atMinX || atMaxX, atMinY || atMaxY else { return item }
+        guard atMinX || atMaxX, atMinY || atMaxY else { return nil }
         let corner: RoundedCorners = atMinX ? (atMinY ? .minXMinY : .minXMaxY) : (atMinY ? .maxXMinY : .maxXMaxY)
         // A corner left square (maskedCorners) keeps the exact shape math.
-        guard shape.corners.contains(corner) else { return item }
+        guard shape.corners.contains(corner) else { return nil }
         let density = Walk.pixelDensity(item.transform, at: CGPoint(x: item.rect.midX, y: item.rect.midY))
         let size = Int((shape.radius * density).rounded(.up))
-        guard (1...256).contains(size) else { return item }
+        guard (1...256).contains(size) else { return nil }
         // The ring width in mask texels, in eighths so that equal borders share a mask.
-        let ring = item.borderWidth.map { ($0 * CGFloat(size) / shape.radius * 8).rounded() / 8 }
-        guard let mask = rasterizer.rasterize(.cornerMask(radius: size, ringWidth: ring), stopwatch: stopwatch) else { return item }
+        func texels(_ width: CGFloat) -> CGFloat { (width * CGFloat(size) / shape.radius * 8).rounded() / 8 }
+        let request: ContentRequest
+        var borderColor: PremultipliedColor?
+        if let border {
+            guard let width = border.borderWidth, case .solid(let c) = border.paint else { return nil }
+            request = .cornerMaskPair(radius: size, ringWidth: texels(width))
+            borderColor = c
+        } else {
+            request = .cornerMask(radius: size, ringWidth: item.borderWidth.map(texels))
+        }
+        guard let mask = rasterizer.rasterize(request, stopwatch: stopwatch) else { return nil }
         // One mask for all four corners (so corners batch into one draw): each takes its quadrant.
         let quadrant = CGRect(x: atMinX ? 0 : 0.5, y: atMinY ? 0 : 0.5, width: 0.5, height: 0.5)
         var masked = item
         masked.paint = .image(mask.image, source: quadrant, minification: .linear, magnification: .linear)
         masked.tint = color
+        masked.borderTint = borderColor
         masked.shape = nil
         masked.borderWidth = nil
         return masked
+    }
+
+    /// `maskingCorner` of every item; the corners of a fill body that carries its border's band
+    /// each become one item with the border's corner at the same place (`DrawItem.borderTint`):
+    /// corners of one layer do not overlap, so drawing the pair at the fill corner's place in
+    /// the order changes nothing.
+    func maskingCorners(_ items: [DrawItem], _ stopwatch: Stopwatch?) -> [DrawItem] {
+        var result: [DrawItem] = []
+        result.reserveCapacity(items.count)
+        var i = 0
+        while i < items.count {
+            let item = items[i]
+            i += 1
+            result.append(maskingCorner(item, stopwatch))
+            guard item.body?.band != nil else { continue }
+            // `splitAtCorners` put the fill's corners, then the border's, right after the body.
+            let fills = items[i...].prefix { $0.role == "background" && $0.layer == item.layer && $0.shape != nil }
+            let borders = items[(i + fills.count)...].prefix { $0.role == "border" && $0.layer == item.layer && $0.shape != nil }
+            i += fills.count + borders.count
+            for fill in fills {
+                if let border = borders.first(where: { $0.rect == fill.rect }),
+                   let pair = maskingCorner(fill, pairedBorder: border, stopwatch) {
+                    result.append(pair)
+                } else {
+                    result.append(maskingCorner(fill, stopwatch))
+                    if let border = borders.first(where: { $0.rect == fill.rect }) { result.append(maskingCorner(border, stopwatch)) }
+                }
+            }
+            for border in borders where !fills.contains(where: { $0.rect == border.rect }) {
+                result.append(maskingCorner(border, stopwatch))
+            }
+        }
+        return result
     }
 
     struct Walk {

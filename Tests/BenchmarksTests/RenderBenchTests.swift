@@ -24,6 +24,34 @@ final class RenderBenchTests: XCTestCase {
         XCTAssertTrue(RenderBench.table([back[0]]).contains(" inf "))
     }
 
+    /// The goals' ratios come from the same run's rows: rounded cards against the plain cards of
+    /// the same size and count, GPU against the floor, evaluation time per animation; rows
+    /// without the figures get none, and the ratios survive JSON.
+    func testRatiosComeFromTheSameRunsRows() throws {
+        func measurement(_ fps: Double, evaluateMs: Double = 0) -> RenderBench.Measurement {
+            RenderBench.Measurement(backend: "x", framesPerSecond: fps, evaluateMs: evaluateMs, planMs: 0, rasterMs: 0,
+                                    compositeMs: 0, readbackMs: 0)
+        }
+        var plain = RenderBench.Row(scene: "100 plain cards", size: "64x36", peakMemoryMB: 1)
+        plain.gpu = measurement(100); plain.cpu = measurement(200)
+        var rounded = RenderBench.Row(scene: "100 rounded + borders", size: "64x36", peakMemoryMB: 1)
+        rounded.gpu = measurement(80); rounded.cpu = measurement(100)
+        var otherSize = rounded
+        otherSize.size = "128x72"
+        var textured = RenderBench.Row(scene: "10 textured, opaque", size: "64x36", peakMemoryMB: 1)
+        textured.gpu = measurement(40, evaluateMs: 2); textured.floorFramesPerSecond = 50
+        let rows = RenderBench.withRatios([plain, rounded, otherSize, textured], animations: ["10 textured, opaque": 1000])
+        XCTAssertNil(rows[0].ratios)
+        XCTAssertEqual(try XCTUnwrap(rows[1].ratios?.gpuTimeVersusPlainCards), 1.25, accuracy: 1e-12)
+        XCTAssertEqual(try XCTUnwrap(rows[1].ratios?.cpuTimeVersusPlainCards), 2, accuracy: 1e-12)
+        XCTAssertNil(rows[2].ratios, "no plain cards at that size in this run")
+        XCTAssertEqual(try XCTUnwrap(rows[3].ratios?.gpuVersusFloor), 0.8, accuracy: 1e-12)
+        XCTAssertEqual(try XCTUnwrap(rows[3].ratios?.evaluateNanosecondsPerAnimation), 2000, accuracy: 1e-9)
+        let back = try JSONDecoder().decode([RenderBench.Row].self, from: try JSONEncoder().encode(rows))
+        XCTAssertEqual(back.map(\.ratios), rows.map(\.ratios))
+        XCTAssertTrue(RenderBench.table(rows).contains("gpu 1.25× plain cards' time"))
+    }
+
     /// A CPU-only run of one tiny built-in scene: a row per scene and size with the CPU's
     /// figures and none of the GPU's.
     func testACPURunMeasuresEveryStage() throws {
