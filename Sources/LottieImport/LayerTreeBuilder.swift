@@ -117,8 +117,8 @@ final class LayerTreeBuilder {
             return makeLayer(matte, bounds: bounds, time: time)
         case .alphaInverted, .lumaInverted:
             // lottie-ios inverts the matte with an `xor` compositing filter over an endless black
-            // layer; without compositing filters the matte is left out.
-            warn("inverted track mattes (need compositingFilter; drawn unmatted)")
+            // layer; Lamina's compositing filters are blend modes, so the matte is left out.
+            warn("inverted track mattes (lottie-ios draws them with an xor compositing filter; drawn unmatted)")
             return nil
         case .none:
             return nil
@@ -209,6 +209,8 @@ final class LayerTreeBuilder {
         addTransform(model.transform, to: layer, size: size, time: time)
         animations.animate(layer, "opacity", model.transform.opacity, time) { ($0.first ?? 100) / 100 }
         addVisibility(model, to: layer, time: time)
+        // As lottie-ios's BaseCompositionLayer: the layer's blend mode is its compositing filter.
+        if let filter = LottieBlendModes.filterName(model.blendMode) { layer.compositingFilter = filter }
         if let shadow = model.dropShadow { addDropShadow(shadow, to: layer, time: time) }
         let masks = model.masks.filter { $0.mode != .none }
         if !masks.isEmpty { layer.mask = MaskBuilder.build(masks, bounds: layer.bounds, animations: animations, time: time) }

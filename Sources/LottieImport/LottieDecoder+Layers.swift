@@ -33,7 +33,7 @@ extension LottieDecoder {
         let matte = LottieMatteMode(rawValue: tt) ?? .none
         if matte == .luma || matte == .lumaInverted { warn("luma track mattes (drawn as alpha mattes, as lottie-ios does)") }
         let bm = o["bm"].flatMap { integer($0, o.path("bm"), in: 0...100) } ?? 0
-        if bm != 0 { warn("blend modes (\"bm\"; drawn as normal until compositingFilter is supported)") }
+        if bm != 0, LottieBlendModes.filterName(bm) == nil { warn("blend mode \(bm) (\"bm\"; lottie-ios knows 0…15; drawn as normal)") }
         let is3D = o["ddd"].flatMap { bool($0, o.path("ddd")) } ?? false
         if is3D { warn("3D layers (\"ddd\"; drawn without the camera, as lottie-ios does)") }
 

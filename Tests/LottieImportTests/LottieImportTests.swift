@@ -172,4 +172,23 @@ final class LottieImportTests: XCTestCase {
         XCTAssertTrue(LottieImporter.isLottie([0x50, 0x4B, 0x03, 0x04, 0, 0]))
         XCTAssertFalse(LottieImporter.isLottie(Array("not json".utf8)))
     }
+    /// Blend modes become compositing filters on the layer, numbered as lottie-ios numbers them;
+    /// modes it does not know are drawn normal with one warning.
+    func testBlendModesAreCompositingFilters() throws {
+        func layerJSON(_ index: Int, _ bm: Int) -> String {
+            #"{"ty": 4, "ind": \#(index), "nm": "bm\#(bm)", "ip": 0, "op": 10, "st": 0, "bm": \#(bm), "ks": {}, "shapes": []}"#
+        }
+        let modes = [0, 1, 2, 10, 15, 16]
+        let json = #"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 10, "h": 10, "layers": ["#
+            + modes.enumerated().map { layerJSON($0.offset + 1, $0.element) }.joined(separator: ", ") + "]}"
+        let imported = try load(json)
+        let expected: [Int: String?] = [0: nil, 1: "multiplyBlendMode", 2: "screenBlendMode", 10: "differenceBlendMode",
+                                         15: "luminosityBlendMode", 16: nil]
+        for (mode, name) in expected {
+            let found = try XCTUnwrap(layer(imported.root, named: "bm\(mode)"), "layer bm\(mode)")
+            XCTAssertEqual(found.compositingFilter as? String, name, "bm \(mode)")
+        }
+        XCTAssertEqual(imported.warnings.filter { $0.reason.contains("blend mode") }.count, 1, "\(imported.warnings)")
+        XCTAssertTrue(imported.warnings.contains { $0.reason.contains("blend mode 16") }, "\(imported.warnings)")
+    }
 }
