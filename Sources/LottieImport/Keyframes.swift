@@ -62,20 +62,28 @@ extension Keyframe {
     }
 }
 
-extension KeyframeGroup where Value: LottieInterpolatable {
-    /// The value at `frame`, interpolated the way Core Animation plays the keyframes lottie-ios
-    /// makes of them (eased in time; spatial tangents are applied by `positionValue`).
-    func value(at frame: Double) -> Value {
+extension KeyframeGroup {
+    /// The keyframes around `frame` (binary search: sampled tracks have one per frame): the
+    /// last at or before it and the next, or the first or last alone outside the track.
+    func bracket(_ frame: Double) -> (Keyframe<Value>, Keyframe<Value>?) {
         let k = keyframes
-        guard k.count > 1, frame > k[0].time else { return k[0].value }
-        guard frame < k[k.count - 1].time else { return k[k.count - 1].value }
+        guard k.count > 1, frame > k[0].time else { return (k[0], nil) }
+        guard frame < k[k.count - 1].time else { return (k[k.count - 1], nil) }
         var low = 0, high = k.count - 1
         while low + 1 < high {
             let mid = (low + high) / 2
             if k[mid].time <= frame { low = mid } else { high = mid }
         }
-        let a = k[low], b = k[high]
-        if a.isHold || b.time <= a.time { return a.value }
+        return (k[low], k[high])
+    }
+}
+
+extension KeyframeGroup where Value: LottieInterpolatable {
+    /// The value at `frame`, interpolated the way Core Animation plays the keyframes lottie-ios
+    /// makes of them (eased in time; spatial tangents are applied by `positionValue`).
+    func value(at frame: Double) -> Value {
+        let (a, b) = bracket(frame)
+        guard let b, !a.isHold, b.time > a.time else { return a.value }
         let u = (frame - a.time) / (b.time - a.time)
         let eased = a.timingFunction(to: b).solve(u)
         return a.value.interpolated(to: b.value, fraction: eased)
@@ -85,16 +93,8 @@ extension KeyframeGroup where Value: LottieInterpolatable {
 extension KeyframeGroup where Value == [Double] {
     /// A position at `frame`, following the spatial bezier between keyframes when there is one.
     func positionValue(at frame: Double) -> [Double] {
-        let k = keyframes
-        guard k.count > 1, frame > k[0].time else { return k[0].value }
-        guard frame < k[k.count - 1].time else { return k[k.count - 1].value }
-        var low = 0, high = k.count - 1
-        while low + 1 < high {
-            let mid = (low + high) / 2
-            if k[mid].time <= frame { low = mid } else { high = mid }
-        }
-        let a = k[low], b = k[high]
-        if a.isHold || b.time <= a.time { return a.value }
+        let (a, b) = bracket(frame)
+        guard let b, !a.isHold, b.time > a.time else { return a.value }
         let s = a.timingFunction(to: b).solve((frame - a.time) / (b.time - a.time))
         guard let to = a.spatialOutTangent, let ti = b.spatialInTangent,
               to.contains(where: { $0 != 0 }) || ti.contains(where: { $0 != 0 }) else {
