@@ -43,6 +43,25 @@ public enum InputFile {
         return .success(fd)
     }
 
+    /// The whole of `path` (after the checks of `open`), refused without being read when it is
+    /// over `limit` bytes (`SceneLimits.maximumFileBytes` for scenes and their files).
+    public static func read(_ path: String, limit: Int) -> Result<[UInt8], InputFileError> {
+        switch open(path) {
+        case .failure(let error): return .failure(error)
+        case .success(let fd):
+            let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+            var info = stat()
+            if fstat(fd, &info) == 0, Int(info.st_size) > limit {
+                return .failure(InputFileError(path: path, reason: "file is \(info.st_size) bytes, over the \(limit)-byte limit"))
+            }
+            guard let data = try? handle.read(upToCount: limit + 1) ?? Data() else {
+                return .failure(InputFileError(path: path, reason: "cannot read the file"))
+            }
+            guard data.count <= limit else { return .failure(InputFileError(path: path, reason: "file is over the \(limit)-byte limit")) }
+            return .success([UInt8](data))
+        }
+    }
+
     /// Up to `limit` bytes from the start of `path` (after the checks of `open`).
     public static func readPrefix(_ path: String, limit: Int) -> Result<[UInt8], InputFileError> {
         switch open(path) {

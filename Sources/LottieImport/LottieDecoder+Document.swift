@@ -106,7 +106,7 @@ extension LottieDecoder {
                     }
                     path = confined
                 }
-                switch LottieImporter.read(path) {
+                switch InputFile.read(path, limit: SceneLimits.maximumFileBytes) {
                 case .failure(let failure):
                     fail(pn, a.path("p"), "cannot read image \"\(relative)\": \(failure.reason)")
                     return nil

@@ -124,28 +124,10 @@ public enum LottieImporter {
     }
 
     static func readFile(_ url: URL) throws(SceneLoadError) -> [UInt8] {
-        switch read(url.path) {
+        switch InputFile.read(url.path, limit: SceneLimits.maximumFileBytes) {
         case .success(let bytes): return bytes
         case .failure(let failure): throw SceneLoadError(problems: [SceneProblem(file: url.relativePath, location: nil, path: "", reason: failure.reason)])
         }
-    }
-
-    /// The bytes of the regular file at `path`, or why they cannot be read: a fifo or device is
-    /// refused before anything waits on it, a file over `SceneLimits.maximumFileBytes` unread.
-    static func read(_ path: String) -> Result<[UInt8], LottieReadFailure> {
-        let fd: Int32
-        switch InputFile.open(path) {
-        case .failure(let error): return .failure(LottieReadFailure(reason: error.reason))
-        case .success(let opened): fd = opened
-        }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        var info = stat()
-        if fstat(fd, &info) == 0, Int(info.st_size) > SceneLimits.maximumFileBytes {
-            return .failure(LottieReadFailure(reason: "file is \(info.st_size) bytes, over the \(SceneLimits.maximumFileBytes)-byte limit"))
-        }
-        guard let data = try? handle.read(upToCount: SceneLimits.maximumFileBytes + 1) ?? Data() else { return .failure(LottieReadFailure(reason: "cannot read the file")) }
-        guard data.count <= SceneLimits.maximumFileBytes else { return .failure(LottieReadFailure(reason: "file is over the \(SceneLimits.maximumFileBytes)-byte limit")) }
-        return .success([UInt8](data))
     }
 
     private static func failure(_ problems: [SceneProblem], omitted: Int, file: String) -> SceneLoadError {
@@ -168,8 +150,3 @@ enum LottieSceneLayer {
     }
 }
 
-/// Why a Lottie file or one of its images cannot be read.
-struct LottieReadFailure: Error, CustomStringConvertible {
-    var reason: String
-    var description: String { reason }
-}

@@ -31,24 +31,12 @@ public enum SceneLoader {
             SceneLoadError(problems: [SceneProblem(file: url.relativePath, location: nil, path: "", reason: reason)])
         }
         // Opened without blocking: a fifo or a device is refused, never waited on.
-        let fd: Int32
-        switch InputFile.open(url.path) {
+        let bytes: [UInt8]
+        switch InputFile.read(url.path, limit: SceneLimits.maximumFileBytes) {
         case .failure(let error): throw refuse(error.reason)
-        case .success(let opened): fd = opened
+        case .success(let read): bytes = read
         }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        var info = stat()
-        if fstat(fd, &info) == 0, Int(info.st_size) > SceneLimits.maximumFileBytes {
-            throw SceneLoadError(problems: [SceneProblem(file: name, location: nil, path: "",
-                                                         reason: "file is \(info.st_size) bytes, over the \(SceneLimits.maximumFileBytes)-byte limit")])
-        }
-        guard let data = try? handle.read(upToCount: SceneLimits.maximumFileBytes + 1) ?? Data() else {
-            throw refuse("cannot read the file")
-        }
-        guard data.count <= SceneLimits.maximumFileBytes else {
-            throw refuse("file is over the \(SceneLimits.maximumFileBytes)-byte limit")
-        }
-        var scene = try load(bytes: [UInt8](data), fileName: name, baseDirectory: url.deletingLastPathComponent(), options: options)
+        var scene = try load(bytes: bytes, fileName: name, baseDirectory: url.deletingLastPathComponent(), options: options)
         scene.fileURL = url
         return scene
     }
