@@ -31,6 +31,10 @@ struct PassRasterizer {
         case .texture(let texture, .linear, .linear)
             where item.shape == nil && item.borderTint == nil && texture.wideTexels != nil && item.mask.map { $0.wideTexels != nil && $0.width == texture.width && $0.height == texture.height } ?? true:
             drawTextured(item, texture: texture, rows: rows, claiming: claiming)
+        case .texture(let texture, .linear, .linear) where item.borderTint != nil:
+            if !drawPairedCornerTexels(item, texture: texture, border: item.borderTint!, rows: rows, claiming: claiming) {
+                drawGeneral(item, rows: rows, claiming: claiming)
+            }
         default:
             drawGeneral(item, rows: rows, claiming: claiming)
         }

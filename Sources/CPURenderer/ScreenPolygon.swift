@@ -58,7 +58,7 @@ struct ScreenPolygon {
             // horizontal edge whose inside is below it (b > 0) is a top edge.
             edges.append(Edge(a: a, b: b, c: c, inclusive: a > 0 || (a == 0 && b > 0)))
         }
-        let ys = fixed.map(\.y), xs = fixed.map(\.x)
+        let ys = fixed.map { $0.y }, xs = fixed.map { $0.x }  // closures: a key path here cost more than the edges
         rows = max(Int(Self.floorDiv(ys.min()!, 256)), Int(bounds.minY))..<min(Int(Self.floorDiv(ys.max()!, 256)) + 1, Int(bounds.maxY))
         columns = max(Int(Self.floorDiv(xs.min()!, 256)), Int(bounds.minX))..<min(Int(Self.floorDiv(xs.max()!, 256)) + 1, Int(bounds.maxX))
         guard !rows.isEmpty, !columns.isEmpty else { return nil }

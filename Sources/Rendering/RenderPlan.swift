@@ -284,36 +284,6 @@ extension DrawItem {
 }
 
 extension DrawItem {
-    /// Every item split at its corners (`splitAtCorners`), or, when it anti-aliases its edges,
-    /// grown for that (`withAntialiasedEdges`). A rounded background followed by its border with
-    /// nothing between them (no contents or sublayers), drawn axis-aligned, becomes one body —
-    /// the fill with the border's straight parts — and the corner squares of both.
-    public static func splitAtCorners(_ items: [DrawItem]) -> [DrawItem] {
-        var pieces: [DrawItem] = []
-        pieces.reserveCapacity(items.count)
-        var i = 0
-        while i < items.count {
-            if items[i].antialiasEdges {
-                pieces.append(items[i].withAntialiasedEdges())
-                i += 1
-            } else if i + 1 < items.count, let band = items[i].band(mergingBorder: items[i + 1]) {
-                pieces += items[i].splitAtCorners(band: band)
-                // The border's rounded corner squares; its bands and square corners are in the body.
-                let shape = items[i].shape!
-                pieces += items[i + 1].splitAtCorners().filter { piece in
-                    piece.shape != nil && Self.cornerSquares(of: shape.rect, side: piece.rect.width).contains { corner, origin in
-                        shape.corners.contains(corner) && origin == piece.rect.origin
-                    }
-                }
-                i += 2
-            } else {
-                pieces += items[i].splitAtCorners()
-                i += 1
-            }
-        }
-        return pieces
-    }
-
     /// The four `r`×`r` corner squares of a rectangle, with the corner each belongs to.
     static func cornerSquares(x: CGFloat, y: CGFloat, w: CGFloat, h: CGFloat, r: CGFloat) -> [(RoundedCorners, CGPoint)] {
         [(.minXMinY, CGPoint(x: x, y: y)), (.maxXMinY, CGPoint(x: x + w - r, y: y)),

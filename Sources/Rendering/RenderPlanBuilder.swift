@@ -67,7 +67,7 @@ public struct RenderPlanBuilder {
                                clearColor: clear, items: items, startsFrom: walk.target.startsFrom)
         var passes = walk.passes + [frame]
         for p in passes.indices {
-            passes[p].items = maskingCorners(DrawItem.splitAtCorners(passes[p].items), stopwatch)
+            passes[p].items = cornerPieces(passes[p].items, stopwatch)
         }
         return RenderPlan(width: width, height: height, passes: passes, offscreen: walk.offscreen)
     }
@@ -117,39 +117,6 @@ public struct RenderPlanBuilder {
         masked.shape = nil
         masked.borderWidth = nil
         return masked
-    }
-
-    /// `maskingCorner` of every item; the corners of a fill body that carries its border's band
-    /// each become one item with the border's corner at the same place (`DrawItem.borderTint`):
-    /// corners of one layer do not overlap, so drawing the pair at the fill corner's place in
-    /// the order changes nothing.
-    func maskingCorners(_ items: [DrawItem], _ stopwatch: Stopwatch?) -> [DrawItem] {
-        var result: [DrawItem] = []
-        result.reserveCapacity(items.count)
-        var i = 0
-        while i < items.count {
-            let item = items[i]
-            i += 1
-            result.append(maskingCorner(item, stopwatch))
-            guard item.body?.band != nil else { continue }
-            // `splitAtCorners` put the fill's corners, then the border's, right after the body.
-            let fills = items[i...].prefix { $0.role == "background" && $0.layer == item.layer && $0.shape != nil }
-            let borders = items[(i + fills.count)...].prefix { $0.role == "border" && $0.layer == item.layer && $0.shape != nil }
-            i += fills.count + borders.count
-            for fill in fills {
-                if let border = borders.first(where: { $0.rect == fill.rect }),
-                   let pair = maskingCorner(fill, pairedBorder: border, stopwatch) {
-                    result.append(pair)
-                } else {
-                    result.append(maskingCorner(fill, stopwatch))
-                    if let border = borders.first(where: { $0.rect == fill.rect }) { result.append(maskingCorner(border, stopwatch)) }
-                }
-            }
-            for border in borders where !fills.contains(where: { $0.rect == border.rect }) {
-                result.append(maskingCorner(border, stopwatch))
-            }
-        }
-        return result
     }
 
     struct Walk {

@@ -1,0 +1,64 @@
+import Foundation
+
+extension PassRasterizer {
+    /// A corner-mask pair (`DrawItem.borderTint`: red the fill's coverage, green the border's)
+    /// placed on whole pixels, as the rounded cards of a scene are: one texel read per pixel
+    /// instead of a bilinear sample, and the pair's transparent texels (outside the curve)
+    /// skipped. The colour is computed with the same Float operations as `PairedCorner` over a
+    /// `LinearSource`, which a sample at a texel centre reduces to; returns false (nothing
+    /// drawn) when the item does not qualify, for the general loop to draw it.
+    func drawPairedCornerTexels(_ item: PreparedItem, texture: Texture, border: SIMD4<Float>, rows: Range<Int>,
+                                claiming: Bool) -> Bool {
+        guard !claiming, item.shape == nil, item.mask == nil, item.body == nil else { return false }
+        let tw = texture.width, th = texture.height
+        let texel = item.texelNumerators(width: tw, height: th)
+        let d = item.denominator
+        guard let offset = Self.texelOffset(u: texel.u - d * 0.5, v: texel.v - d * 0.5, d: d) else { return false }
+        let fill = item.tint ?? SIMD4(repeating: 1)
+        let opacity = item.opacity
+        let texels = UnsafeRawPointer(texture.level0.base).assumingMemoryBound(to: UInt32.self)
+        let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
+        let order = item.order
+        /// The widened premultiplied colour of mask texel `t`, rounded to 8 bits as
+        /// `SourceOverCompositor` rounds it (the packed blend then matches its blend exactly).
+        func source(_ t: UInt32) -> UInt64 {
+            let m = SIMD2<Float>(Float(t & 0xFF), Float(t >> 8 & 0xFF)) * (1 / 255)
+            // PairedCorner's colour: border · g + fill · r · (1 − opacity · Bα · g).
+            let color = border * m.y + fill * (m.x * (1 - opacity * border.w * m.y))
+            return PackedSpans.widen(PackedSpans.pack(color * opacity))
+        }
+        // Masks hold long runs of one texel (inside the fill, along the ring): one colour
+        // computed per run.
+        var lastKey: UInt32 = 0, lastSource: UInt64 = 0
+        // Texels on whole pixels leave the item an axis-aligned rectangle on the target: every
+        // row but its first and last (whose centres may lie outside) has the same span, found
+        // once (a small item's rows would spend more on their spans than on their pixels).
+        let outer = item.polygon.rows
+        var inner: Range<Int>?
+        for y in rows {
+            let span: Range<Int>
+            if y == outer.lowerBound || y == outer.upperBound - 1 {
+                span = item.polygon.span(row: y)
+            } else if let inner {
+                span = inner
+            } else {
+                span = item.polygon.span(row: y)
+                inner = span
+            }
+            guard !span.isEmpty else { continue }
+            let texelRow = texels + min(max(y + offset.1, 0), th - 1) * tw
+            let ownerRow = owner.map { $0 + y * width }
+            let row = pixels + y * width
+            for x in span {
+                if let ownerRow, ownerRow[x] > order { continue }
+                let t = texelRow[min(max(x + offset.0, 0), tw - 1)]
+                // Neither coverage: source-over of nothing leaves the pixel as it is.
+                let key = t & 0xFFFF
+                guard key != 0 else { continue }
+                if key != lastKey { lastKey = key; lastSource = source(t) }
+                row[x] = PackedSpans.over(lastSource, row[x])
+            }
+        }
+        return true
+    }
+}
