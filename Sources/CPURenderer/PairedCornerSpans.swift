@@ -30,14 +30,16 @@ extension PassRasterizer {
         // Masks hold long runs of one texel (inside the fill, along the ring): one colour
         // computed per run.
         var lastKey: UInt32 = 0, lastSource: UInt64 = 0
-        // Texels on whole pixels leave the item an axis-aligned rectangle on the target: every
-        // row but its first and last (whose centres may lie outside) has the same span, found
-        // once (a small item's rows would spend more on their spans than on their pixels).
+        // An item on whole texels is an axis-aligned rectangle on the target (unless split into
+        // a polygon): every row but its first and last (whose centres may lie outside) has the
+        // same span, found once (a small item's rows would spend more on their spans than on
+        // their pixels).
         let outer = item.polygon.rows
+        let rectangle = item.polygon.isAxisAlignedRectangle
         var inner: Range<Int>?
         for y in rows {
             let span: Range<Int>
-            if y == outer.lowerBound || y == outer.upperBound - 1 {
+            if !rectangle || y == outer.lowerBound || y == outer.upperBound - 1 {
                 span = item.polygon.span(row: y)
             } else if let inner {
                 span = inner

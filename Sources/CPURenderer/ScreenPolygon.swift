@@ -64,6 +64,10 @@ struct ScreenPolygon {
         guard !rows.isEmpty, !columns.isEmpty else { return nil }
     }
 
+    /// Whether the polygon is a rectangle with horizontal and vertical edges: every row between
+    /// its first and last then covers the same columns.
+    var isAxisAlignedRectangle: Bool { edges.count == 4 && edges.allSatisfy { $0.a == 0 || $0.b == 0 } }
+
     /// The covered columns of pixel row `y`, within `columns`.
     @inline(__always)
     func span(row y: Int) -> Range<Int> {
