@@ -14,7 +14,10 @@ extension RenderPlanBuilder {
     /// pair at the fill corner's place in the order changes nothing.
     func cornerPieces(_ items: [DrawItem], _ stopwatch: Stopwatch?) -> [DrawItem] {
         var result: [DrawItem] = []
-        result.reserveCapacity(items.count)
+        // A rounded item becomes up to five (growing the array would move every item so far).
+        var rounded = 0
+        for i in items.indices where items[i].shape != nil { rounded += 1 }
+        result.reserveCapacity(items.count + 4 * rounded)
         var i = 0
         while i < items.count {
             let item = items[i]
