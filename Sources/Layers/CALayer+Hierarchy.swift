@@ -103,6 +103,16 @@ extension CALayer {
         return result
     }
 
+    /// How many layers the tree holds: the layer, its mask and every descendant (each once, before
+    /// replicator copies). A plain recursion: counting through `forEachLayerInTree`'s closure
+    /// costs as much per layer as presenting it.
+    public var layerCountInTree: Int {
+        var count = 1
+        if let mask = maskStorage { count += mask.layerCountInTree }
+        for layer in sublayerStorage { count += layer.layerCountInTree }
+        return count
+    }
+
     /// Calls `body` for the layer, its mask and every descendant, pre-order.
     public func forEachLayerInTree(_ body: (CALayer) -> Void) {
         body(self)
