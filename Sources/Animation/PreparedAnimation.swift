@@ -171,9 +171,9 @@ public final class PreparedPropertyAnimation {
 public struct VectorEndpoints: Sendable {
     public let kind: AnimatableValueKind
     /// Which of from, to and by are given (bits 1, 2, 4); absent ones are zero.
-    private let given: UInt8
-    private let from: SIMD4<Double>, to: SIMD4<Double>, by: SIMD4<Double>
-    let spring: SpringMotion?
+    @usableFromInline let given: UInt8
+    @usableFromInline let from: SIMD4<Double>, to: SIMD4<Double>, by: SIMD4<Double>
+    @usableFromInline let spring: SpringMotion?
 
     init?(_ source: PreparedPropertyAnimation.Source) {
         let parts: (AnimatableValue?, AnimatableValue?, AnimatableValue?)
@@ -228,7 +228,7 @@ public struct VectorEndpoints: Sendable {
 
     /// The value at a resolved time as a vector of `kind`; nil when it needs the underlying
     /// value and `underlying` is nil (a nil colour).
-    @inline(__always)
+    @inlinable @inline(__always)  // sampled for every basic and spring animation every frame
     public func vector(at time: ResolvedTime, underlying: SIMD4<Double>?, curve: TimingCurve?,
                        cumulative: Bool) -> SIMD4<Double>? {
         let start: SIMD4<Double>, end: SIMD4<Double>

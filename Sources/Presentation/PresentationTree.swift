@@ -128,7 +128,7 @@ public struct PresentationTree: Sendable {
     /// Evaluates `root` at absolute time `time`. Pure: reads the model tree, changes nothing.
     public static func evaluate(_ root: CALayer, at time: Double) -> PresentationTree {
         var builder = Builder()
-        builder.layers.reserveCapacity(root.layerCountInTree)
+        builder.layers.reserveCapacity(root.estimatedPresentedLayerCount)
         builder.visit(root, parent: nil, siblingIndex: 0, depth: 0, isMask: false,
                       parentFrame: ParentFrame(time: time))
         return PresentationTree(time: time, layers: builder.layers)
@@ -246,20 +246,6 @@ public struct PresentationTree: Sendable {
             layers[index].sublayersInDrawingOrder = children
         }
 
-        /// Sorts `children[first...]` stably by their layers' zPosition (equal depths keep array
-        /// order). The keys are read once, into a buffer sorted without closures or copy-on-write
-        /// checks (this runs every frame for every parent whose sublayers' depths animate).
-        func sortByZPosition(_ children: inout [Int], from first: Int) {
-            let count = children.count - first
-            guard count > 1 else { return }
-            var entries = children[first...].map { ZSortEntry(z: layers[$0].properties.zPosition, index: $0) }
-            var scratch = entries
-            entries.withUnsafeMutableBufferPointer { a in
-                scratch.withUnsafeMutableBufferPointer { b in ZSortEntry.mergeSort(a, scratch: b) }
-            }
-            for (offset, entry) in entries.enumerated() { children[first + offset] = entry.index }
-        }
-
         /// Visits `sublayers` under `frame` and appends them to `children` in drawing order
         /// (stably sorted by zPosition among themselves).
         mutating func appendSublayers(_ sublayers: [CALayer], of index: Int, depth: Int, frame: ParentFrame,
@@ -273,39 +259,6 @@ public struct PresentationTree: Sendable {
                 needsSort = needsSort || layers[children[first + i]].properties.zPosition != 0
             }
             if needsSort { sortByZPosition(&children, from: first) }
-        }
-    }
-}
-
-/// A sublayer's depth and tree index, for `sortByZPosition`.
-struct ZSortEntry {
-    var z: CGFloat
-    var index: Int
-
-    /// Bottom-up merge sort of `a` by `z`, stable (a right-hand entry goes first only when its
-    /// depth is strictly smaller); `scratch` has a's count. The result ends in `a`.
-    static func mergeSort(_ a: UnsafeMutableBufferPointer<ZSortEntry>, scratch: UnsafeMutableBufferPointer<ZSortEntry>) {
-        let n = a.count
-        var source = a, target = scratch
-        var width = 1
-        while width < n {
-            var start = 0
-            while start < n {
-                let middle = min(start + width, n), end = min(start + 2 * width, n)
-                var i = start, j = middle, k = start
-                while i < middle, j < end {
-                    if source[j].z < source[i].z { target[k] = source[j]; j += 1 } else { target[k] = source[i]; i += 1 }
-                    k += 1
-                }
-                while i < middle { target[k] = source[i]; i += 1; k += 1 }
-                while j < end { target[k] = source[j]; j += 1; k += 1 }
-                start = end
-            }
-            swap(&source, &target)
-            width *= 2
-        }
-        if source.baseAddress != a.baseAddress {
-            for i in 0..<n { a[i] = source[i] }
         }
     }
 }
