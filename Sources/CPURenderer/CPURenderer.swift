@@ -59,6 +59,7 @@ public final class CPURenderer: RenderBackend {
                 target = self.target(index, width: pass.width, height: pass.height)
                 draw(pass, into: target.targetPixels, clear: true, images: images, passTextures: passTextures)
             }
+            scanRowExtents(of: target)
             passTextures[pass.id] = target
             if pass.id == plan.framePass.id {
                 frame = Array(UnsafeBufferPointer(start: target.targetPixels, count: pass.width * pass.height * 4))
@@ -91,6 +92,13 @@ public final class CPURenderer: RenderBackend {
         draw(segment, pass: pass, into: pixels, images: images, passTextures: passTextures)
     }
 
+    /// Finds a drawn pass target's row extents, bands of rows on all threads.
+    private func scanRowExtents(of target: Texture) {
+        let height = target.height
+        Self.forEachBand(threads == 1 ? 1 : min(height, threads * 4), height: height, threads: threads) { target.scanRowExtents($0) }
+        target.rowExtentsScanned()
+    }
+
     /// The target of pass `index`, reused across frames while its size is unchanged (new memory
     /// every frame would cost page faults on every pixel).
     private func target(_ index: Int, width: Int, height: Int) -> Texture {
@@ -120,7 +128,6 @@ public final class CPURenderer: RenderBackend {
             guard let paint = paint(item, images: images, passTextures: passTextures) else { continue }
             let mask = item.maskPass.flatMap { passTextures[$0] }
             if item.maskPass != nil, mask == nil { continue }
-            mask?.makeWideTexels()
             if let p = PreparedItem(item, order: order, bounds: bounds, paint: paint, mask: mask) { prepared.append(p) }
         }
         let opaque = prepared.indices.filter { prepared[$0].isOpaque }
@@ -166,11 +173,10 @@ public final class CPURenderer: RenderBackend {
             return .solid(SIMD4(c.red, c.green, c.blue, c.alpha))
         case .image(let image, _, let minification, let magnification):
             guard let texture = texture(for: image, images: images) else { return nil }
-            if minification == .trilinear { texture.makeMipmaps() } else { texture.makeWideTexels() }
+            if minification == .trilinear { texture.makeMipmaps() }
             return .texture(texture, minification: minification, magnification: magnification)
         case .pass(let id, _):
             guard let texture = passTextures[id] else { return nil }
-            texture.makeWideTexels()
             return .texture(texture, minification: .linear, magnification: .linear)
         case .tintedPass(let id, let c, _):
             return passTextures[id].map { .tinted($0, SIMD4(c.red, c.green, c.blue, c.alpha)) }

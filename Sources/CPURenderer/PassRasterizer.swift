@@ -29,7 +29,7 @@ struct PassRasterizer {
         case .solid(let color) where item.body != nil && item.shape == nil && item.mask == nil:
             drawBody(item, color: color, body: item.body!, rows: rows, claiming: claiming)
         case .texture(let texture, .linear, .linear)
-            where item.shape == nil && item.borderTint == nil && texture.wideTexels != nil && item.mask.map { $0.wideTexels != nil && $0.width == texture.width && $0.height == texture.height } ?? true:
+            where item.shape == nil && item.borderTint == nil && item.mask.map { $0.width == texture.width && $0.height == texture.height } ?? true:
             drawTextured(item, texture: texture, rows: rows, claiming: claiming)
         default:
             drawGeneral(item, rows: rows, claiming: claiming)

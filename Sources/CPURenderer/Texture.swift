@@ -16,60 +16,57 @@ final class Texture: @unchecked Sendable {
         image.pixels.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: $0.count) }
         levels = [TextureLevelView(base: base, width: image.width, height: image.height)]
         isOpaque = image.isOpaque
+        extentsStorage = .allocate(capacity: 2 * max(image.height, 1))
+        scanRowExtents(0..<image.height)
+        rowExtents = extentsStorage
     }
 
-    /// Level 0 with each texel's channels spread into 16-bit lanes (R, B, G, A from the low
-    /// end), for the packed bilinear loop; made once by `makeWideTexels`.
-    private(set) var wideTexels: UnsafeMutablePointer<UInt64>?
     /// Per row of level 0, the columns `first ..< last + 1` outside which every texel is
-    /// transparent (0 ..< 0 for an empty row), two values a row; made with `wideTexels`. Shape
-    /// rasters are mostly empty around their paths: rows of a texture under a plain scale and
-    /// move are sampled only where they hold something.
+    /// transparent (0 ..< 0 for an empty row), two values a row; nil until made (contents: on
+    /// creation; pass targets: by `scanRowExtents` after each draw). Shape rasters are mostly
+    /// empty around their paths: rows of a texture are sampled only where they hold something.
     private(set) var rowExtents: UnsafeMutablePointer<Int32>?
+    private var extentsStorage: UnsafeMutablePointer<Int32>
 
     /// An uninitialised `width`×`height` target that passes draw into (reused across frames).
     init(target width: Int, height: Int) {
         levels = [TextureLevelView(base: UnsafeMutablePointer<UInt8>.allocate(capacity: width * height * 4), width: width, height: height)]
         isOpaque = false
+        extentsStorage = .allocate(capacity: 2 * max(height, 1))
     }
 
     /// The pixels of level 0, for drawing into a pass target.
     var targetPixels: UnsafeMutablePointer<UInt8> { UnsafeMutablePointer(mutating: levels[0].base) }
 
-    /// Drops what was derived from level 0 (mipmaps, widened texels) before it is drawn anew.
+    /// Drops what was derived from level 0 (mipmaps, row extents) before it is drawn anew.
     func invalidateDerived() {
         for level in levels.dropFirst() { UnsafeMutablePointer(mutating: level.base).deallocate() }
         levels.removeSubrange(1...)
-        wideTexels?.deallocate()
-        wideTexels = nil
-        rowExtents?.deallocate()
         rowExtents = nil
     }
 
     deinit {
         for level in levels { UnsafeMutablePointer(mutating: level.base).deallocate() }
-        wideTexels?.deallocate()
-        rowExtents?.deallocate()
+        extentsStorage.deallocate()
     }
 
-    /// Builds `wideTexels` (and `rowExtents`) once; call before shading threads start.
-    func makeWideTexels() {
-        guard wideTexels == nil else { return }
-        let count = width * height
-        let wide = UnsafeMutablePointer<UInt64>.allocate(capacity: count)
-        let packed = UnsafeRawPointer(levels[0].base).assumingMemoryBound(to: UInt32.self)
-        for i in 0..<count { wide[i] = PackedSpans.widen(packed[i]) }
-        wideTexels = wide
-        let extents = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * height)
-        for y in 0..<height {
+    /// Level 0's texels packed little-endian (R in the low byte), for the packed loops.
+    var texels: UnsafePointer<UInt32> { UnsafeRawPointer(levels[0].base).assumingMemoryBound(to: UInt32.self) }
+
+    /// Finds the row extents of level 0's rows `rows` (threads may scan disjoint rows at once).
+    func scanRowExtents(_ rows: Range<Int>) {
+        let packed = texels, width = self.width, extents = extentsStorage
+        for y in rows {
             let row = packed + y * width
             var first = 0, last = width - 1
             while first < width, row[first] == 0 { first += 1 }
             while last >= first, row[last] == 0 { last -= 1 }
             (extents[2 * y], extents[2 * y + 1]) = first < width ? (Int32(first), Int32(last + 1)) : (0, 0)
         }
-        rowExtents = extents
     }
+
+    /// Marks the extents of every row as found (after `scanRowExtents` covered all of them).
+    func rowExtentsScanned() { rowExtents = extentsStorage }
 
     var width: Int { levels[0].width }
     var height: Int { levels[0].height }
