@@ -45,8 +45,9 @@ public struct GradientPaint: Sendable, Equatable {
         return g
     }
 
-    /// The gradient parameter t at unit-space point `p` (§15.2).
-    @inline(__always)
+    /// The gradient parameter t at unit-space point `p` (§15.2). Inlinable: the CPU backend
+    /// calls it for every pixel of a gradient.
+    @inlinable @inline(__always)
     public func parameter(_ p: SIMD2<Float>) -> Float {
         let s = SIMD2(Float(startPoint.x), Float(startPoint.y)), e = SIMD2(Float(endPoint.x), Float(endPoint.y))
         let d = e - s, q = p - s
@@ -69,7 +70,7 @@ public struct GradientPaint: Sendable, Equatable {
 
     /// The premultiplied colour at parameter t: linear between stops in straight alpha, padded
     /// with the end colours.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func color(at t: Float) -> SIMD4<Float> {
         var c = colors[colors.count - 1]
         if t <= locations[0] {
