@@ -11,10 +11,18 @@ struct PassRasterizer {
     let target: UnsafeMutablePointer<UInt8>
     let owner: UnsafeMutablePointer<Int32>?
     let width: Int
+    /// The target's `TargetExtents`, widened by each item drawn.
+    let written: UnsafeMutablePointer<Int32>
 
     func draw(_ items: [PreparedItem], opaque: [Int], translucent: [Int], rows: Range<Int>) {
-        for i in opaque.reversed() { draw(items[i], rows: rows, claiming: true) }
-        for i in translucent { draw(items[i], rows: rows, claiming: false) }
+        for i in opaque.reversed() {
+            draw(items[i], rows: rows, claiming: true)
+            markWritten(items[i], rows: rows)
+        }
+        for i in translucent {
+            draw(items[i], rows: rows, claiming: false)
+            markWritten(items[i], rows: rows)
+        }
     }
 
     private func draw(_ item: PreparedItem, rows: Range<Int>, claiming: Bool) {

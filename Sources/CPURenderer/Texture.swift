@@ -16,23 +16,28 @@ final class Texture: @unchecked Sendable {
         image.pixels.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: $0.count) }
         levels = [TextureLevelView(base: base, width: image.width, height: image.height)]
         isOpaque = image.isOpaque
-        extentsStorage = .allocate(capacity: 2 * max(image.height, 1))
-        scanRowExtents(0..<image.height)
-        rowExtents = extentsStorage
+        extents = .allocate(capacity: 2 * max(image.height, 1))
+        scanRowExtents()
+        rowExtents = extents
     }
 
     /// Per row of level 0, the columns `first ..< last + 1` outside which every texel is
-    /// transparent (0 ..< 0 for an empty row), two values a row; nil until made (contents: on
-    /// creation; pass targets: by `scanRowExtents` after each draw). Shape rasters are mostly
-    /// empty around their paths: rows of a texture are sampled only where they hold something.
+    /// transparent (first ≥ last: an empty row), two values a row; nil until known (contents:
+    /// found on creation; pass targets: what their draws covered, `TargetExtents`). Shape
+    /// rasters are mostly empty around their paths: rows of a texture are sampled only where
+    /// they hold something.
     private(set) var rowExtents: UnsafeMutablePointer<Int32>?
-    private var extentsStorage: UnsafeMutablePointer<Int32>
+    /// The storage of `rowExtents`; for a pass target, kept up to date by the draws into it
+    /// once `extentsHold` (from its first full clear on).
+    let extents: UnsafeMutablePointer<Int32>
+    /// Whether `extents` bound this target's non-transparent pixels (false until first cleared).
+    var extentsHold = false
 
     /// An uninitialised `width`×`height` target that passes draw into (reused across frames).
     init(target width: Int, height: Int) {
         levels = [TextureLevelView(base: UnsafeMutablePointer<UInt8>.allocate(capacity: width * height * 4), width: width, height: height)]
         isOpaque = false
-        extentsStorage = .allocate(capacity: 2 * max(height, 1))
+        extents = .allocate(capacity: 2 * max(height, 1))
     }
 
     /// The pixels of level 0, for drawing into a pass target.
@@ -47,16 +52,16 @@ final class Texture: @unchecked Sendable {
 
     deinit {
         for level in levels { UnsafeMutablePointer(mutating: level.base).deallocate() }
-        extentsStorage.deallocate()
+        extents.deallocate()
     }
 
     /// Level 0's texels packed little-endian (R in the low byte), for the packed loops.
     var texels: UnsafePointer<UInt32> { UnsafeRawPointer(levels[0].base).assumingMemoryBound(to: UInt32.self) }
 
-    /// Finds the row extents of level 0's rows `rows` (threads may scan disjoint rows at once).
-    func scanRowExtents(_ rows: Range<Int>) {
-        let packed = texels, width = self.width, extents = extentsStorage
-        for y in rows {
+    /// Finds the row extents of level 0's texels.
+    private func scanRowExtents() {
+        let packed = texels, width = self.width
+        for y in 0..<height {
             let row = packed + y * width
             var first = 0, last = width - 1
             while first < width, row[first] == 0 { first += 1 }
@@ -65,8 +70,11 @@ final class Texture: @unchecked Sendable {
         }
     }
 
-    /// Marks the extents of every row as found (after `scanRowExtents` covered all of them).
-    func rowExtentsScanned() { rowExtents = extentsStorage }
+    /// Offers a drawn pass target's `extents` as its row extents.
+    func extentsDrawn() {
+        extentsHold = true
+        rowExtents = extents
+    }
 
     var width: Int { levels[0].width }
     var height: Int { levels[0].height }

@@ -176,21 +176,65 @@ extension PassRasterizer {
                         PackedSpans.blend(m.apply(c), into: row + x)
                     }
                 }
-            } else if let maskRow {
-                for x in span {
-                    let tx = min(max(x + offset.0, 0), tw - 1)
-                    let a = UInt64(maskRow[tx] >> 24)
-                    let c = texelRow[tx]
-                    if a == 0 || c == 0 { continue }
-                    PackedSpans.blend(m.apply(PackedSpans.scale(PackedSpans.widen(c), a + (a >> 7))), into: row + x)
-                }
             } else {
-                for x in span {
-                    let c = texelRow[min(max(x + offset.0, 0), tw - 1)]
-                    if c == 0 { continue }   // source-over of nothing leaves the pixel as it is
-                    PackedSpans.blend(m.apply(PackedSpans.widen(c)), into: row + x)
+                // Where the target is still empty the blend is a store: runs left and right
+                // of the row's written extent are stored, the part inside blended.
+                let lo = max(Int(written[2 * y]), span.lowerBound), hi = min(Int(written[2 * y + 1]), span.upperBound)
+                if hi > lo {
+                    storeTexels(span.lowerBound..<lo, row: row, texels: texelRow, mask: maskRow, offset: offset.0, width: tw, m)
+                    blendTexels(lo..<hi, row: row, texels: texelRow, mask: maskRow, offset: offset.0, width: tw, m)
+                    storeTexels(hi..<span.upperBound, row: row, texels: texelRow, mask: maskRow, offset: offset.0, width: tw, m)
+                } else {
+                    storeTexels(span, row: row, texels: texelRow, mask: maskRow, offset: offset.0, width: tw, m)
                 }
             }
+        }
+    }
+
+    /// Source-over of texels `x + offset` (clamped to the row) onto pixels `xs`.
+    @inline(__always)
+    private func blendTexels<M: TexelModulation>(_ xs: Range<Int>, row: UnsafeMutablePointer<UInt32>, texels: UnsafePointer<UInt32>,
+                                                 mask: UnsafePointer<UInt32>?, offset: Int, width tw: Int, _ m: M) {
+        if let mask {
+            for x in xs {
+                let tx = min(max(x + offset, 0), tw - 1)
+                let a = UInt64(mask[tx] >> 24)
+                let c = texels[tx]
+                if a == 0 || c == 0 { continue }
+                PackedSpans.blend(m.apply(PackedSpans.scale(PackedSpans.widen(c), a + (a >> 7))), into: row + x)
+            }
+        } else {
+            for x in xs {
+                let c = texels[min(max(x + offset, 0), tw - 1)]
+                if c == 0 { continue }   // source-over of nothing leaves the pixel as it is
+                PackedSpans.blend(m.apply(PackedSpans.widen(c)), into: row + x)
+            }
+        }
+    }
+
+    /// `blendTexels` onto pixels known to be transparent zero: what the blend leaves is the
+    /// source itself, stored (copied as they are where nothing modulates them).
+    @inline(__always)
+    private func storeTexels<M: TexelModulation>(_ xs: Range<Int>, row: UnsafeMutablePointer<UInt32>, texels: UnsafePointer<UInt32>,
+                                                 mask: UnsafePointer<UInt32>?, offset: Int, width tw: Int, _ m: M) {
+        guard !xs.isEmpty else { return }
+        if mask == nil, M.self == Unmodulated.self {
+            // The columns whose texels lie inside the row copy in one go; the clamped edges one by one.
+            let inner = xs.clamped(to: (-offset)..<(tw - offset))
+            guard !inner.isEmpty else { return blendTexels(xs, row: row, texels: texels, mask: mask, offset: offset, width: tw, m) }
+            blendTexels(xs.lowerBound..<inner.lowerBound, row: row, texels: texels, mask: mask, offset: offset, width: tw, m)
+            (row + inner.lowerBound).update(from: texels + inner.lowerBound + offset, count: inner.count)
+            blendTexels(inner.upperBound..<xs.upperBound, row: row, texels: texels, mask: mask, offset: offset, width: tw, m)
+            return
+        }
+        for x in xs {
+            let tx = min(max(x + offset, 0), tw - 1)
+            var c = PackedSpans.widen(texels[tx])
+            if let mask {
+                let a = UInt64(mask[tx] >> 24)
+                c = PackedSpans.scale(c, a + (a >> 7))
+            }
+            row[x] = PackedSpans.narrow(m.apply(c))
         }
     }
 
