@@ -27,6 +27,8 @@ public final class CPURenderer: RenderBackend {
     /// The frame's `TargetExtents` (the frame is drawn into a new array every time).
     private var frameExtents: UnsafeMutablePointer<Int32>?
     private var frameExtentsCapacity = 0
+    /// Whether the packed loops draw what they can (tests turn them off to compare).
+    var usesFastPaths = true
 
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.threads = max(1, threads)
@@ -145,7 +147,8 @@ public final class CPURenderer: RenderBackend {
             owner?.update(repeating: -1, count: width * height)
         }
         let bands = threads == 1 ? 1 : min(height, threads * 4)
-        let rasterizer = PassRasterizer(target: pixels, owner: owner, width: width, written: extents)
+        var rasterizer = PassRasterizer(target: pixels, owner: owner, width: width, written: extents)
+        rasterizer.fastPaths = usesFastPaths
         Self.forEachBand(bands, height: height, threads: threads) { rows in
             rasterizer.draw(prepared, opaque: opaque, translucent: translucent, rows: rows)
         }

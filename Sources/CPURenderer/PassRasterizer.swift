@@ -13,6 +13,9 @@ struct PassRasterizer {
     let width: Int
     /// The target's `TargetExtents`, widened by each item drawn.
     let written: UnsafeMutablePointer<Int32>
+    /// Whether the packed loops may draw what they can (false: everything through the Float
+    /// shading loop, which tests compare them with).
+    var fastPaths = true
 
     func draw(_ items: [PreparedItem], opaque: [Int], translucent: [Int], rows: Range<Int>) {
         for i in opaque.reversed() {
@@ -30,7 +33,7 @@ struct PassRasterizer {
         guard !rows.isEmpty else { return }
         let plain = item.shape == nil && item.mask == nil && item.body == nil
         // Blend modes and colour matrices take the general path (the packed loops only blend over).
-        guard item.blendMode == .normal, item.colorMatrix == nil else { return drawGeneral(item, rows: rows, claiming: claiming) }
+        guard fastPaths, item.blendMode == .normal, item.colorMatrix == nil else { return drawGeneral(item, rows: rows, claiming: claiming) }
         switch item.paint {
         case .solid(let color) where plain:
             drawSolid(item, color: color, rows: rows, claiming: claiming)
