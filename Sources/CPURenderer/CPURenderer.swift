@@ -177,10 +177,11 @@ public final class CPURenderer: RenderBackend {
             return .solid(SIMD4(c.red, c.green, c.blue, c.alpha))
         case .image(let image, _, let minification, let magnification):
             guard let texture = texture(for: image, images: images) else { return nil }
-            if minification == .trilinear { texture.makeMipmaps() }
+            if minification == .trilinear { texture.makeMipmaps() } else { texture.makeTiles() }
             return .texture(texture, minification: minification, magnification: magnification)
         case .pass(let id, _):
             guard let texture = passTextures[id] else { return nil }
+            texture.makeTiles()
             return .texture(texture, minification: .linear, magnification: .linear)
         case .tintedPass(let id, let c, _):
             return passTextures[id].map { .tinted($0, SIMD4(c.red, c.green, c.blue, c.alpha)) }

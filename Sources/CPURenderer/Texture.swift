@@ -32,6 +32,11 @@ final class Texture: @unchecked Sendable {
     let extents: UnsafeMutablePointer<Int32>
     /// Whether `extents` bound this target's non-transparent pixels (false until first cleared).
     var extentsHold = false
+    /// Per tile of 16×16 texels of level 0 (rows of `tileColumns`), 0 where every texel is
+    /// transparent; made from the row extents by `makeTiles`. Rotated rasters are sampled only
+    /// along the parts of their rows that reach something.
+    private(set) var tiles: UnsafeMutablePointer<UInt8>?
+    var tileColumns: Int { (width + 15) >> 4 }
 
     /// An uninitialised `width`×`height` target that passes draw into (reused across frames).
     init(target width: Int, height: Int) {
@@ -48,11 +53,14 @@ final class Texture: @unchecked Sendable {
         for level in levels.dropFirst() { UnsafeMutablePointer(mutating: level.base).deallocate() }
         levels.removeSubrange(1...)
         rowExtents = nil
+        tiles?.deallocate()
+        tiles = nil
     }
 
     deinit {
         for level in levels { UnsafeMutablePointer(mutating: level.base).deallocate() }
         extents.deallocate()
+        tiles?.deallocate()
     }
 
     /// Level 0's texels packed little-endian (R in the low byte), for the packed loops.
@@ -68,6 +76,21 @@ final class Texture: @unchecked Sendable {
             while last >= first, row[last] == 0 { last -= 1 }
             (extents[2 * y], extents[2 * y + 1]) = first < width ? (Int32(first), Int32(last + 1)) : (0, 0)
         }
+    }
+
+    /// Builds `tiles` once from the row extents (none without them); call before shading threads start.
+    func makeTiles() {
+        guard tiles == nil, let rowExtents else { return }
+        let columns = tileColumns, count = columns * ((height + 15) >> 4)
+        let map = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+        map.initialize(repeating: 0, count: count)
+        for y in 0..<height {
+            let lo = Int(rowExtents[2 * y]), hi = Int(rowExtents[2 * y + 1])
+            guard hi > lo else { continue }
+            let row = map + (y >> 4) * columns
+            for t in (lo >> 4)...((hi - 1) >> 4) { row[t] = 1 }
+        }
+        tiles = map
     }
 
     /// Offers a drawn pass target's `extents` as its row extents.

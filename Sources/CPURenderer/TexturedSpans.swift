@@ -53,6 +53,7 @@ extension PassRasterizer {
         }
         let texels = texture.texels, maskTexels = item.mask?.texels
         let textureWidth = texture.width, textureHeight = texture.height
+        let tiles = texture.tiles.map { Tiles(map: $0, columns: texture.tileColumns, width: textureWidth, height: textureHeight) }
         @inline(__always) func sample(_ x: Int32, _ y: Int32) -> UInt64 {
             if let maskTexels {
                 let a = PackedSpans.bilinear(maskTexels, width: textureWidth, height: textureHeight, x: x, y: y) >> 48
@@ -97,6 +98,13 @@ extension PassRasterizer {
                 let (nu, nv) = texel(x + n)
                 let du = (nu &- tu) / Int32(n), dv = (nv &- tv) / Int32(n)
                 var fu = tu, fv = tv
+                // The block's samples lie between its ends: where all they reach is transparent,
+                // none changes the target (claiming items write even nothing, so they draw on).
+                if !claiming, let tiles, tiles.areEmpty(u: tu, nu, v: tv, nv) {
+                    x += n
+                    (tu, tv) = (nu, nv)
+                    continue
+                }
                 // One loop per mode, so the per-pixel work has no mode branches.
                 if let owner {
                     let ownerRow = owner + y * width
@@ -235,6 +243,26 @@ extension PassRasterizer {
                 c = PackedSpans.scale(c, a + (a >> 7))
             }
             row[x] = PackedSpans.narrow(m.apply(c))
+        }
+    }
+
+    /// A texture's `tiles`, read for the texels bilinear samples reach.
+    struct Tiles {
+        let map: UnsafeMutablePointer<UInt8>
+        let columns: Int
+        let width: Int, height: Int
+
+        /// Whether every texel that bilinear samples between fixed-point texel coordinates
+        /// (u0, v0) and (u1, v1) read (clamped to the edge) lies in a transparent tile.
+        @inline(__always)
+        func areEmpty(u u0: Int32, _ u1: Int32, v v0: Int32, _ v1: Int32) -> Bool {
+            let x0 = min(max(Int(min(u0, u1) >> 16), 0), width - 1), x1 = min(max(Int(max(u0, u1) >> 16) + 1, 0), width - 1)
+            let y0 = min(max(Int(min(v0, v1) >> 16), 0), height - 1), y1 = min(max(Int(max(v0, v1) >> 16) + 1, 0), height - 1)
+            for ty in (y0 >> 4)...(y1 >> 4) {
+                let row = map + ty * columns
+                for tx in (x0 >> 4)...(x1 >> 4) where row[tx] != 0 { return false }
+            }
+            return true
         }
     }
 
