@@ -103,13 +103,17 @@ struct KeyframeTrack {
         self.tangents = tangents
     }
 
+    /// The cubic Hermite basis at `s`: the weights of p0, m0, p1 and m1, in that order.
+    @inline(__always)
+    static func hermiteWeights(_ s: Double) -> (p0: Double, m0: Double, p1: Double, m1: Double) {
+        let s2 = s * s, s3 = s2 * s
+        return (2 * s3 - 3 * s2 + 1, s3 - 2 * s2 + s, -2 * s3 + 3 * s2, s3 - s2)
+    }
+
     static func hermite(_ p0: AnimatableValue, _ p1: AnimatableValue, _ m0: AnimatableValue, _ m1: AnimatableValue,
                         _ s: Double) -> AnimatableValue {
-        let s2 = s * s, s3 = s2 * s
-        return p0.scaled(by: 2 * s3 - 3 * s2 + 1)
-            .adding(m0.scaled(by: s3 - 2 * s2 + s))
-            .adding(p1.scaled(by: -2 * s3 + 3 * s2))
-            .adding(m1.scaled(by: s3 - s2))
+        let w = hermiteWeights(s)
+        return p0.scaled(by: w.p0).adding(m0.scaled(by: w.m0)).adding(p1.scaled(by: w.p1)).adding(m1.scaled(by: w.m1))
     }
 
     /// The value at animation fraction `u` (after the animation-level timing function).
@@ -117,42 +121,47 @@ struct KeyframeTrack {
         let n = count
         if n == 1 { return keyframe(0) }
         if mode == .discrete {
-            // The last key time ≤ u (binary search: long sampled tracks stay cheap).
-            var low = 0, high = keyTimes.count
-            while low < high {
-                let mid = (low + high) / 2
-                if keyTimes[mid] <= u { low = mid + 1 } else { high = mid }
-            }
-            let j = max(0, low - 1)
+            let j = discreteKey(at: u)
             if case .path(let segments) = source { return .point(segments[min(j, segments.count - 1)].start) }
             return keyframe(min(j, n - 1))
         }
-        let (i, s) = segment(at: u)
         switch source {
         case .path(let segments):
-            let segment = segments[i]
-            // A move-to adds no time: at the boundary the next subpath's start shows (§4.4).
-            if s >= 1, i + 1 < segments.count, segments[i + 1].start != segment.end { return .point(segments[i + 1].start) }
-            if mode == .paced, i < arcTables.count {
-                let table = arcTables[i]
-                return .point(segment.point(at: table.parameter(atLength: CGFloat(s) * table.length)))
-            }
-            return .point(segment.point(at: CGFloat(s)))
+            return .point(pathPoint(segments, at: u))
         case .values(let v):
+            let (i, s) = segment(at: u)
             if mode == .cubic, !tangents.isEmpty {
                 return Self.hermite(v[i], v[i + 1], tangents[i].out, tangents[i + 1].in, s)
             }
             if mode == .cubicPaced, !tangents.isEmpty {
-                // Paced key times, cubic segments at the linear fraction, tangents scaled for the
-                // uneven key times (1 at the first and last key) (§4.3).
-                let k = keyTimes, span = k[i + 1] - k[i]
-                let start = i == 0 ? 1 : 2 * span / (k[i + 1] - k[i - 1])
-                let end = i + 1 == n - 1 ? 1 : 2 * span / (k[i + 2] - k[i])
-                return Self.hermite(v[i], v[i + 1], tangents[i].out.scaled(by: start.isFinite ? start : 1),
-                                    tangents[i + 1].in.scaled(by: end.isFinite ? end : 1), s)
+                let scale = pacedTangentScales(segment: i)
+                return Self.hermite(v[i], v[i + 1], tangents[i].out.scaled(by: scale.start),
+                                    tangents[i + 1].in.scaled(by: scale.end), s)
             }
             return v[i].interpolated(to: v[i + 1], fraction: s)
         }
+    }
+
+    /// The point at fraction `u` along a path source's segments (not in discrete mode).
+    func pathPoint(_ segments: [PathSegment], at u: Double) -> CGPoint {
+        let (i, s) = segment(at: u)
+        let segment = segments[i]
+        // A move-to adds no time: at the boundary the next subpath's start shows (§4.4).
+        if s >= 1, i + 1 < segments.count, segments[i + 1].start != segment.end { return segments[i + 1].start }
+        if mode == .paced, i < arcTables.count {
+            let table = arcTables[i]
+            return segment.point(at: table.parameter(atLength: CGFloat(s) * table.length))
+        }
+        return segment.point(at: CGFloat(s))
+    }
+
+    /// Paced key times, cubic segments at the linear fraction: segment i's tangents are scaled
+    /// for the uneven key times (1 at the first and last key) (§4.3).
+    func pacedTangentScales(segment i: Int) -> (start: Double, end: Double) {
+        let k = keyTimes, span = k[i + 1] - k[i]
+        let start = i == 0 ? 1 : 2 * span / (k[i + 1] - k[i - 1])
+        let end = i + 1 == count - 1 ? 1 : 2 * span / (k[i + 2] - k[i])
+        return (start.isFinite ? start : 1, end.isFinite ? end : 1)
     }
 
     /// The path's tangent angle at fraction `u`, for `rotationMode`.
@@ -167,7 +176,7 @@ struct KeyframeTrack {
     }
 
     /// Segment i with k_i ≤ u ≤ k_{i+1}, and the fraction s within it after its timing function.
-    private func segment(at u: Double) -> (index: Int, fraction: Double) {
+    func segment(at u: Double) -> (index: Int, fraction: Double) {
         // The first segment whose end is ≥ u (binary search over the non-decreasing key times).
         var low = 0, high = max(0, count - 2)
         while low < high {
@@ -179,6 +188,16 @@ struct KeyframeTrack {
         var s = span > 0 ? min(max((u - keyTimes[i]) / span, 0), 1) : 0
         if i < segmentFunctions.count, let f = segmentFunctions[i] { s = f.solve(s) }
         return (i, s)
+    }
+
+    /// In discrete mode, the last key time ≤ u (binary search: long sampled tracks stay cheap).
+    func discreteKey(at u: Double) -> Int {
+        var low = 0, high = keyTimes.count
+        while low < high {
+            let mid = (low + high) / 2
+            if keyTimes[mid] <= u { low = mid + 1 } else { high = mid }
+        }
+        return max(0, low - 1)
     }
 
     private func keyframe(_ i: Int) -> AnimatableValue {

@@ -30,6 +30,8 @@ public final class PreparedPropertyAnimation {
     /// Basic and spring animations of numbers, points, sizes, rects and colours — nearly all
     /// animations — are evaluated on four-component vectors, without intermediate enum values.
     public let vector: VectorEndpoints?
+    /// Keyframes of numbers, points, sizes, rects and colours (without a value function), as vectors.
+    public let vectorKeyframes: VectorKeyframes?
     /// A basic animation between two fixed transforms, both ends decomposed once.
     private let fixedTransforms: TransformInterpolation?
 
@@ -85,6 +87,7 @@ public final class PreparedPropertyAnimation {
         needsUnderlying = needs
         fixedEndpoints = fixed
         vector = valueFunction == nil ? VectorEndpoints(source) : nil
+        if valueFunction == nil, case .keyframes(let track) = source { vectorKeyframes = VectorKeyframes(track) } else { vectorKeyframes = nil }
         if case .basic = source, case (.transform(let a), .transform(let b))? = fixed {
             fixedTransforms = TransformInterpolation(from: a, to: b)
         } else {
@@ -166,11 +169,11 @@ public final class PreparedPropertyAnimation {
 /// applied on the fly against the underlying value. Stored inline (no optionals of vectors, whose
 /// padding would double the size), so a layer's compiled animations stay compact.
 public struct VectorEndpoints: Sendable {
-    let kind: AnimatableValueKind
+    public let kind: AnimatableValueKind
     /// Which of from, to and by are given (bits 1, 2, 4); absent ones are zero.
-    private let given: UInt8
-    private let from: SIMD4<Double>, to: SIMD4<Double>, by: SIMD4<Double>
-    let spring: SpringMotion?
+    @usableFromInline let given: UInt8
+    @usableFromInline let from: SIMD4<Double>, to: SIMD4<Double>, by: SIMD4<Double>
+    @usableFromInline let spring: SpringMotion?
 
     init?(_ source: PreparedPropertyAnimation.Source) {
         let parts: (AnimatableValue?, AnimatableValue?, AnimatableValue?)
@@ -190,7 +193,8 @@ public struct VectorEndpoints: Sendable {
         from = f ?? .zero; to = t ?? .zero; by = b ?? .zero
     }
 
-    static func vector(_ v: AnimatableValue) -> SIMD4<Double>? {
+    /// The vector of a number, point, size, rectangle or non-nil colour.
+    public static func vector(_ v: AnimatableValue) -> SIMD4<Double>? {
         switch v {
         case .number(let n): SIMD4(n, 0, 0, 0)
         case .point(let p): SIMD4(Double(p.x), Double(p.y), 0, 0)
@@ -201,7 +205,11 @@ public struct VectorEndpoints: Sendable {
         }
     }
 
-    func value(_ v: SIMD4<Double>) -> AnimatableValue {
+    /// The value of `kind` a vector stands for.
+    public func value(_ v: SIMD4<Double>) -> AnimatableValue { Self.value(v, kind: kind) }
+
+    /// The value of `kind` a vector stands for.
+    public static func value(_ v: SIMD4<Double>, kind: AnimatableValueKind) -> AnimatableValue {
         switch kind {
         case .number: .number(v.x)
         case .point: .point(CGPoint(x: v.x, y: v.y))
@@ -215,13 +223,21 @@ public struct VectorEndpoints: Sendable {
     @inline(__always)
     public func value(at time: ResolvedTime, underlying: AnimatableValue?, curve: TimingCurve?,
                       cumulative: Bool) -> AnimatableValue? {
+        vector(at: time, underlying: underlying.flatMap(Self.vector), curve: curve, cumulative: cumulative).map(value)
+    }
+
+    /// The value at a resolved time as a vector of `kind`; nil when it needs the underlying
+    /// value and `underlying` is nil (a nil colour).
+    @inlinable @inline(__always)  // sampled for every basic and spring animation every frame
+    public func vector(at time: ResolvedTime, underlying: SIMD4<Double>?, curve: TimingCurve?,
+                       cumulative: Bool) -> SIMD4<Double>? {
         let start: SIMD4<Double>, end: SIMD4<Double>
         switch given {
         case 3, 7: (start, end) = (from, to)
         case 5: (start, end) = (from, from + by)
         case 6: (start, end) = (to - by, to)
         default:
-            guard let underlying, let u = Self.vector(underlying) else { return nil }
+            guard let u = underlying else { return nil }
             switch given {
             case 1: (start, end) = (from, u)
             case 2: (start, end) = (u, to)
@@ -232,6 +248,6 @@ public struct VectorEndpoints: Sendable {
         let p = spring.map { $0.progress(at: time.basicTime) } ?? (curve?.solve(time.fraction) ?? time.fraction)
         var v = start + (end - start) * p
         if cumulative, time.iteration > 0 { v += end * Double(time.iteration) }
-        return value(v)
+        return v
     }
 }

@@ -90,7 +90,18 @@ public struct PathSegment: Equatable, Hashable, Sendable {
 
     /// The point at parameter `t` (0…1; values outside extrapolate).
     public func point(at t: CGFloat) -> CGPoint {
-        blossom(repeatElement(t, count: controlPolygon.count - 1))
+        // de Casteljau, as `blossom` with every parameter t, on locals instead of an array
+        // (paced path animations sample it every frame).
+        @inline(__always) func lerp(_ a: CGPoint, _ b: CGPoint) -> CGPoint {
+            CGPoint(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
+        }
+        switch kind {
+        case .line: return lerp(start, end)
+        case .quadCurve: return lerp(lerp(start, control1), lerp(control1, end))
+        case .cubicCurve:
+            let q0 = lerp(start, control1), q1 = lerp(control1, control2), q2 = lerp(control2, end)
+            return lerp(lerp(q0, q1), lerp(q1, q2))
+        }
     }
 
     /// The derivative d(point)/dt at parameter `t`, in points per unit parameter.

@@ -8,9 +8,10 @@ import Timing
 /// a program box and a prepared animation per animation (on a large tree those pointer hops,
 /// each a cache miss, cost more than the sampling).
 ///
-/// Basic and spring animations of numbers, points, sizes, rectangles and colours — nearly all
-/// animations — keep everything a frame reads inline; groups become a header step followed by
-/// their children; anything else runs its `AnimationProgram`. Results are those of the
+/// Basic, spring and keyframe animations of numbers, points, sizes, rectangles and colours —
+/// nearly all animations — keep everything a frame reads inline and, for the properties
+/// animations usually change, read and write them in place (`VectorSlot`); groups become a header
+/// step followed by their children; anything else runs its `AnimationProgram`. Results are those of the
 /// programs, bit for bit: the same functions compute them.
 struct AnimationSteps {
     /// One entry of the flattened list; its data lives in the typed arrays below, so entries and
@@ -20,6 +21,8 @@ struct AnimationSteps {
         case vector(Int, removedOnCompletion: Bool)
         /// `groups[index]`; the next `childCount` steps (its descendants) run in its children's time.
         case group(Int, childCount: Int, removedOnCompletion: Bool)
+        /// `keyframes[index]`.
+        case keyframes(Int, removedOnCompletion: Bool)
         /// `programs[index]`.
         case program(Int, removedOnCompletion: Bool)
     }
@@ -29,6 +32,7 @@ struct AnimationSteps {
         let timing: TimingParameters
         let key: LayerKey
         let field: KeyPathField?
+        let slot: VectorSlot
         let endpoints: VectorEndpoints
         let curve: TimingCurve?
         let needsUnderlying: Bool
@@ -39,6 +43,18 @@ struct AnimationSteps {
         let fallback: Int
     }
 
+    /// A keyframe animation of vectors (numbers, points, sizes, rects, colours) without a path.
+    struct KeyframeStep {
+        let timing: TimingParameters
+        let key: LayerKey
+        let field: KeyPathField?
+        let slot: VectorSlot
+        let track: VectorKeyframes
+        let curve: TimingCurve?
+        let isAdditive: Bool
+        let isCumulative: Bool
+    }
+
     struct GroupStep {
         let timing: TimingParameters
         let curve: TimingCurve?
@@ -46,6 +62,7 @@ struct AnimationSteps {
 
     private(set) var steps: [Step] = []
     private var vectors: [VectorStep] = []
+    private var keyframes: [KeyframeStep] = []
     private var groups: [GroupStep] = []
     private var programs: [AnimationProgram] = []
 
@@ -62,12 +79,23 @@ struct AnimationSteps {
         switch program {
         case .property(let path, let prepared)
             where path.filterInput == nil && prepared.vector != nil && prepared.valueFunction == nil && prepared.rotationMode == nil:
+            let endpoints = prepared.vector!
             programs.append(program)
-            vectors.append(VectorStep(timing: prepared.timing, key: path.key, field: path.field, endpoints: prepared.vector!,
+            vectors.append(VectorStep(timing: prepared.timing, key: path.key, field: path.field,
+                                      slot: VectorSlot(path, kind: endpoints.kind), endpoints: endpoints,
                                       curve: prepared.timingFunction?.curve, needsUnderlying: prepared.needsUnderlying,
                                       isAdditive: prepared.isAdditive, isCumulative: prepared.isCumulative,
                                       fallback: programs.count - 1))
             steps.append(.vector(vectors.count - 1, removedOnCompletion: removedOnCompletion))
+        case .property(let path, let prepared)
+            where path.filterInput == nil && prepared.vectorKeyframes != nil && prepared.valueFunction == nil
+                && prepared.rotationMode == nil:
+            let track = prepared.vectorKeyframes!
+            keyframes.append(KeyframeStep(timing: prepared.timing, key: path.key, field: path.field,
+                                          slot: VectorSlot(path, kind: track.kind), track: track,
+                                          curve: prepared.timingFunction?.curve, isAdditive: prepared.isAdditive,
+                                          isCumulative: prepared.isCumulative))
+            steps.append(.keyframes(keyframes.count - 1, removedOnCompletion: removedOnCompletion))
         case .group(let timing, let function, let children):
             let group = groups.count
             groups.append(GroupStep(timing: timing, curve: function?.curve))
@@ -88,9 +116,12 @@ struct AnimationSteps {
     func apply(parentTime t: Double, model: UnsafePointer<LayerProperties>, to state: inout LayerProperties) {
         steps.withUnsafeBufferPointer { steps in
             vectors.withUnsafeBufferPointer { vectors in
-                groups.withUnsafeBufferPointer { groups in
-                    let context = Context(steps: steps, vectors: vectors, groups: groups, programs: programs)
-                    context.apply(from: 0, to: steps.count, parentTime: t, model: model, to: &state)
+                keyframes.withUnsafeBufferPointer { keyframes in
+                    groups.withUnsafeBufferPointer { groups in
+                        let context = Context(steps: steps, vectors: vectors, keyframes: keyframes, groups: groups,
+                                              programs: programs)
+                        context.apply(from: 0, to: steps.count, parentTime: t, model: model, to: &state)
+                    }
                 }
             }
         }
@@ -99,6 +130,7 @@ struct AnimationSteps {
     private struct Context {
         let steps: UnsafeBufferPointer<Step>
         let vectors: UnsafeBufferPointer<VectorStep>
+        let keyframes: UnsafeBufferPointer<KeyframeStep>
         let groups: UnsafeBufferPointer<GroupStep>
         let programs: [AnimationProgram]
 
@@ -121,6 +153,8 @@ struct AnimationSteps {
                     let childTime = groups[index].curve.map { $0.solve(time.fraction) * timing.duration } ?? time.basicTime
                     guard childTime.isFinite else { continue }
                     apply(from: children.lowerBound, to: children.upperBound, parentTime: childTime, model: model, to: &state)
+                case .keyframes(let index, let removed):
+                    keyframes[index].apply(parentTime: t, removedOnCompletion: removed, to: &state)
                 case .program(let index, let removed):
                     programs[index].apply(parentTime: t, model: model, to: &state, removedOnCompletion: removed)
                 }
@@ -137,6 +171,22 @@ extension AnimationSteps.VectorStep {
                to state: inout LayerProperties, programs: [AnimationProgram]) {
         guard let time = timing.resolve(parentTime: parentTime),
               !(removedOnCompletion && time.phase == .after) else { return }
+        guard case .general = slot else {
+            // Read and written in place; a nil colour underneath falls back to the program.
+            let underlying = needsUnderlying ? slot.read(model.pointee) : nil
+            guard var v = endpoints.vector(at: time, underlying: underlying, curve: curve, cumulative: isCumulative) else {
+                return applyGeneral(time: time, model: model, to: &state, programs: programs)
+            }
+            if isAdditive, let current = slot.read(state) { v = current + v }
+            guard endpoints.kind.isFinite(v) else { return }
+            slot.write(v, into: &state)
+            return
+        }
+        applyGeneral(time: time, model: model, to: &state, programs: programs)
+    }
+
+    private func applyGeneral(time: ResolvedTime, model: UnsafePointer<LayerProperties>, to state: inout LayerProperties,
+                              programs: [AnimationProgram]) {
         let path = LayerKeyPath(key: key, field: field)
         let underlying = needsUnderlying ? model.pointee.value(at: path) : nil
         var value: AnimatableValue
@@ -147,6 +197,29 @@ extension AnimationSteps.VectorStep {
         } else {
             return
         }
+        if isAdditive, let current = state.value(at: path) { value = current.adding(value) }
+        guard value.isFinite else { return }
+        state.setValue(value, at: path)
+    }
+}
+
+extension AnimationSteps.KeyframeStep {
+    /// As `AnimationProgram.apply`'s `.property` case for a keyframe animation of vectors.
+    @inline(__always)
+    func apply(parentTime: Double, removedOnCompletion: Bool, to state: inout LayerProperties) {
+        guard let time = timing.resolve(parentTime: parentTime),
+              !(removedOnCompletion && time.phase == .after) else { return }
+        let u = curve?.solve(time.fraction) ?? time.fraction
+        var v = track.value(at: u)
+        if isCumulative, time.iteration > 0 { v = track.end * Double(time.iteration) + v }
+        guard case .general = slot else {
+            if isAdditive, let current = slot.read(state) { v = current + v }
+            guard track.kind.isFinite(v) else { return }
+            slot.write(v, into: &state)
+            return
+        }
+        let path = LayerKeyPath(key: key, field: field)
+        var value = VectorEndpoints.value(v, kind: track.kind)
         if isAdditive, let current = state.value(at: path) { value = current.adding(value) }
         guard value.isFinite else { return }
         state.setValue(value, at: path)

@@ -93,9 +93,9 @@ extension CALayer {
     public func presentationProperties(atLocalTime t: CFTimeInterval) -> LayerProperties {
         guard !animationSteps.isEmpty else { return properties }
         var state = properties
-        // Animations read the model in place (a copy would be one more reference to the block,
-        // making the first write copy it even when nothing else shares it).
-        withUnsafePointer(to: properties) { model in
+        // Animations read the model in place (a copy would be one more reference to each block
+        // and a retain and release of each, every frame; the access is a read, though spelled inout).
+        withUnsafePointer(to: &properties) { model in
             animationSteps.apply(parentTime: t, model: model, to: &state)
         }
         return state

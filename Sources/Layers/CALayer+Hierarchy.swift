@@ -103,6 +103,21 @@ extension CALayer {
         return result
     }
 
+    /// How many layers a presentation of the tree holds, counting the model's replicator copies
+    /// (not particles, nor copies an animated `instanceCount` adds): a capacity hint, so the
+    /// presented array is allocated once. A plain recursion: counting through
+    /// `forEachLayerInTree`'s closure costs as much per layer as presenting it.
+    /// At most `Self.presentedLayerEstimateCap`, past which the array grows as needed.
+    public var estimatedPresentedLayerCount: Int {
+        var sublayers = 0
+        for layer in sublayerStorage { sublayers += layer.estimatedPresentedLayerCount }
+        if case .replicator(let r) = properties.content { sublayers *= min(max(r.instanceCount, 0), Self.presentedLayerEstimateCap) }
+        return min(1 + sublayers + (maskStorage?.estimatedPresentedLayerCount ?? 0), Self.presentedLayerEstimateCap)
+    }
+
+    /// The largest capacity hint `estimatedPresentedLayerCount` gives.
+    static let presentedLayerEstimateCap = 1 << 16
+
     /// Calls `body` for the layer, its mask and every descendant, pre-order.
     public func forEachLayerInTree(_ body: (CALayer) -> Void) {
         body(self)

@@ -32,12 +32,17 @@ extension CALayerDelegate {
 /// is the top left and y grows downward (as on iOS). Matrices use row vectors (`p' = p · M`).
 /// Animations never change these (model) values; `presentation()` shows them applied.
 open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
+    // The stored properties every frame's evaluation reads opt out of dynamic exclusivity
+    // checks: each checked access costs more than the read itself (a runtime access-set insert),
+    // and a layer tree is not mutated while it is evaluated (model changes go through the
+    // tree's owner, one thread at a time, as on Apple's main thread).
+
     /// The property values; the presentation tree evaluates copies of it.
-    public internal(set) var properties = LayerProperties()
+    @exclusivity(unchecked) public internal(set) var properties = LayerProperties()
 
     public internal(set) weak var superlayer: CALayer?
-    var sublayerStorage: [CALayer] = []
-    var maskStorage: CALayer?
+    @exclusivity(unchecked) var sublayerStorage: [CALayer] = []
+    @exclusivity(unchecked) var maskStorage: CALayer?
     weak var maskOwner: CALayer?
 
     /// Animations in application order.
@@ -45,7 +50,7 @@ open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
         didSet { animationSteps = AnimationSteps(attached) }
     }
     /// `attached` compiled for per-frame evaluation.
-    private(set) var animationSteps = AnimationSteps()
+    @exclusivity(unchecked) private(set) var animationSteps = AnimationSteps()
 
     /// The presentation copy's model layer (nil on model layers).
     weak var modelLayerReference: CALayer?

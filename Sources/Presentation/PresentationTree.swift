@@ -128,9 +128,7 @@ public struct PresentationTree: Sendable {
     /// Evaluates `root` at absolute time `time`. Pure: reads the model tree, changes nothing.
     public static func evaluate(_ root: CALayer, at time: Double) -> PresentationTree {
         var builder = Builder()
-        var count = 0
-        root.forEachLayerInTree { _ in count += 1 }
-        builder.layers.reserveCapacity(count)
+        builder.layers.reserveCapacity(root.estimatedPresentedLayerCount)
         builder.visit(root, parent: nil, siblingIndex: 0, depth: 0, isMask: false,
                       parentFrame: ParentFrame(time: time))
         return PresentationTree(time: time, layers: builder.layers)
@@ -161,6 +159,15 @@ public struct PresentationTree: Sendable {
         var flipsContents = false
 
         init(time: Double) { localTime = time }
+
+        init(index: Int?, localTime: Double, hidden: Bool, sublayerMatrix: CATransform3D?, planeToRoot: CATransform3D,
+             flattenedToRoot: CATransform3D, childContext: Int?, tint: SIMD4<Float>?, replicaKey: UInt64,
+             replicaInstance: Int, isDelayedCopy: Bool, flipsContents: Bool) {
+            self.index = index; self.localTime = localTime; self.hidden = hidden; self.sublayerMatrix = sublayerMatrix
+            self.planeToRoot = planeToRoot; self.flattenedToRoot = flattenedToRoot; self.childContext = childContext
+            self.tint = tint; self.replicaKey = replicaKey; self.replicaInstance = replicaInstance
+            self.isDelayedCopy = isDelayedCopy; self.flipsContents = flipsContents
+        }
     }
 
     struct Builder {
@@ -191,19 +198,9 @@ public struct PresentationTree: Sendable {
             // A mask contributes only alpha to its owner, which is tinted already.
             let tint = isMask ? nil : parentFrame.tint
 
-            // What this layer's children need, before `values` moves into the array.
-            var frame = ParentFrame(time: localTime)
-            frame.index = index
-            frame.hidden = hidden
-            frame.sublayerMatrix = values.transformForSublayers
+            // What this layer's children need, before `values` moves into the array (built in
+            // one go: assigning field by field first writes every default).
             let flattened = toRoot.flattened
-            frame.flattenedToRoot = flattened
-            frame.tint = tint
-            frame.replicaKey = parentFrame.replicaKey
-            frame.replicaInstance = parentFrame.replicaInstance
-            frame.isDelayedCopy = parentFrame.isDelayedCopy
-            frame.flipsContents = parentFrame.flipsContents != values.isGeometryFlipped
-            let drawing = layer.drawing(atLocalTime: localTime, presented: values, flippedByAncestors: parentFrame.flipsContents)
             let preservesDepth: Bool = switch values.content {
             case .plain: false
             case .transformLayer: true
@@ -211,8 +208,14 @@ public struct PresentationTree: Sendable {
             case .emitter(let e): e.preservesDepth
             default: false
             }
-            frame.planeToRoot = preservesDepth ? toRoot : flattened
-            frame.childContext = preservesDepth ? (isMask ? parent : parentFrame.childContext) : index
+            let frame = ParentFrame(
+                index: index, localTime: localTime, hidden: hidden, sublayerMatrix: values.transformForSublayers,
+                planeToRoot: preservesDepth ? toRoot : flattened, flattenedToRoot: flattened,
+                childContext: preservesDepth ? (isMask ? parent : parentFrame.childContext) : index,
+                tint: tint, replicaKey: parentFrame.replicaKey, replicaInstance: parentFrame.replicaInstance,
+                isDelayedCopy: parentFrame.isDelayedCopy,
+                flipsContents: parentFrame.flipsContents != values.isGeometryFlipped)
+            let drawing = layer.drawing(atLocalTime: localTime, presented: values, flippedByAncestors: parentFrame.flipsContents)
             let typeName = values.content.typeName
 
             layers.append(PresentedLayer(
@@ -255,13 +258,7 @@ public struct PresentationTree: Sendable {
                 visit(sublayer, parent: index, siblingIndex: i, depth: depth + 1, isMask: false, parentFrame: frame)
                 needsSort = needsSort || layers[children[first + i]].properties.zPosition != 0
             }
-            if needsSort {
-                // Stable by zPosition: equal depths keep array order.
-                let sorted = children[first...].enumerated()
-                    .sorted { (layers[$0.element].properties.zPosition, $0.offset) < (layers[$1.element].properties.zPosition, $1.offset) }
-                    .map(\.element)
-                children.replaceSubrange(first..., with: sorted)
-            }
+            if needsSort { sortByZPosition(&children, from: first) }
         }
     }
 }

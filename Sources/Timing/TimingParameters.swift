@@ -14,6 +14,10 @@ public struct ResolvedTime: Sendable, Equatable {
     /// `basicTime / duration`, the fraction fed to the timing function.
     public var fraction: Double
     public var phase: TimingPhase
+
+    public init(iteration: Int, basicTime: Double, fraction: Double, phase: TimingPhase) {
+        self.iteration = iteration; self.basicTime = basicTime; self.fraction = fraction; self.phase = phase
+    }
 }
 
 /// A value snapshot of `CAMediaTiming`, with the math that maps parent time to local time.
@@ -41,8 +45,8 @@ public struct TimingParameters: Sendable, Equatable {
         }
         set { (fillsForwards, fillsBackwards) = (newValue.fillsForwards, newValue.fillsBackwards) }
     }
-    private(set) var fillsForwards = false
-    private(set) var fillsBackwards = false
+    @usableFromInline private(set) var fillsForwards = false
+    @usableFromInline private(set) var fillsBackwards = false
 
     public init() {}
 
@@ -70,6 +74,7 @@ public struct TimingParameters: Sendable, Equatable {
     /// The active window is decided on the elapsed time before `timeOffset`; the offset then
     /// shifts the start inside the cycle with wrap-around. At exactly the end of the active
     /// window the end of the last cycle shows.
+    @inlinable  // called for every animation of every layer every frame
     public func resolve(parentTime: Double) -> ResolvedTime? {
         let d = duration
         guard d > 0, d.isFinite else { return nil }

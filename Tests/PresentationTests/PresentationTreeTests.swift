@@ -51,6 +51,31 @@ final class PresentationTreeTests: XCTestCase {
         XCTAssertEqual(tree.layer(atPath: "root/b")?.index, 3)
     }
 
+    func testDrawingOrderIsAStableSortByZPositionAmongManySiblings() {
+        // Enough siblings for every merge width, with ties, negatives and animated depths.
+        let root = CALayer()
+        var depths: [CGFloat] = []
+        for i in 0..<77 {
+            let child = CALayer()
+            let z = CGFloat((i * 37) % 11 - 5) / 2
+            child.zPosition = i % 4 == 0 ? 0 : z
+            if i % 9 == 0 {
+                let a = CABasicAnimation(keyPath: "zPosition")
+                a.fromValue = -7.0; a.toValue = 7.0; a.duration = 2
+                child.add(a, forKey: "z")
+            }
+            root.addSublayer(child)
+        }
+        for t in [0.25, 1.0, 1.75] {
+            let tree = PresentationTree.evaluate(root, at: t)
+            depths = (1...77).map { tree.layers[$0].properties.zPosition }
+            let expected = (1...77).enumerated()
+                .sorted { (depths[$0.offset], $0.offset) < (depths[$1.offset], $1.offset) }.map(\.element)
+            XCTAssertEqual(tree.layers[0].sublayersInDrawingOrder, expected, "t = \(t)")
+            XCTAssertNotEqual(expected, Array(1...77))
+        }
+    }
+
     func testHiddenPropagatesToDescendants() {
         let (root, a, _, _) = makeTree()
         a.isHidden = true
