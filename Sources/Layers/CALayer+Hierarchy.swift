@@ -111,7 +111,9 @@ extension CALayer {
     public var estimatedPresentedLayerCount: Int {
         var sublayers = 0
         for layer in sublayerStorage { sublayers += layer.estimatedPresentedLayerCount }
-        if case .replicator(let r) = properties.content { sublayers *= min(max(r.instanceCount, 0), Self.presentedLayerEstimateCap) }
+        if let replicator = self as? CAReplicatorLayer {
+            sublayers *= min(max(replicator.instanceCount, 0), Self.presentedLayerEstimateCap)
+        }
         return min(1 + sublayers + (maskStorage?.estimatedPresentedLayerCount ?? 0), Self.presentedLayerEstimateCap)
     }
 

@@ -16,6 +16,9 @@ enum VectorSlot {
     case bounds, boundsSize, boundsWidth, boundsHeight
     case opacity, cornerRadius, borderWidth, shadowOpacity, shadowRadius, shadowOffset
     case backgroundColor, borderColor, shadowColor
+    /// A number inside `transform` or `sublayerTransform` (`transform.rotation.z`): written into
+    /// the matrix as `setValue(_:at:)` writes it.
+    case transformField(KeyPathField), sublayerTransformField(KeyPathField)
     case general
 
     /// The slot of `path` for values of `kind`; `.general` where the kinds differ or the path
@@ -41,6 +44,8 @@ enum VectorSlot {
         case (.backgroundColor, nil): self = .backgroundColor
         case (.borderColor, nil): self = .borderColor
         case (.shadowColor, nil): self = .shadowColor
+        case (.transform, let field?) where field.kind == .number: self = .transformField(field)
+        case (.sublayerTransform, let field?) where field.kind == .number: self = .sublayerTransformField(field)
         default: self = .general
         }
     }
@@ -67,6 +72,8 @@ enum VectorSlot {
         case .backgroundColor: return Self.vector(p.backgroundColor)
         case .borderColor: return Self.vector(p.borderColor)
         case .shadowColor: return Self.vector(p.shadowColor)
+        case .transformField(let field): return field.read(transform: p.transform).number.map { SIMD4($0, 0, 0, 0) }
+        case .sublayerTransformField(let field): return field.read(transform: p.sublayerTransform).number.map { SIMD4($0, 0, 0, 0) }
         case .general: return nil
         }
     }
@@ -93,6 +100,8 @@ enum VectorSlot {
         case .backgroundColor: p.backgroundColor = Self.color(v)
         case .borderColor: p.borderColor = Self.color(v)
         case .shadowColor: p.shadowColor = Self.color(v)
+        case .transformField(let field): p.transform = field.write(.number(v.x), into: p.transform)
+        case .sublayerTransformField(let field): p.sublayerTransform = field.write(.number(v.x), into: p.sublayerTransform)
         case .general: break
         }
     }

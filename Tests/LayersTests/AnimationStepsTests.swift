@@ -56,6 +56,8 @@ final class AnimationStepsTests: XCTestCase {
         layer.shadowRadius = 5
         layer.shadowOffset = CGSize(width: 1, height: 2)
         layer.backgroundColor = CGColor(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.9)
+        layer.transform = CATransform3DMakeRotation(0.3, 0, 0, 1)
+        layer.sublayerTransform = CATransform3DMakeScale(0.9, 1.1, 1)
         return layer
     }
 
@@ -77,8 +79,12 @@ final class AnimationStepsTests: XCTestCase {
          CGColor(red: 0, green: 0, blue: 0.2, alpha: 0)),
         ("shadowColor", CGColor(red: 0, green: 0, blue: 0, alpha: 1), CGColor(red: 1, green: 1, blue: 0, alpha: 0.3),
          CGColor(red: 0.5, green: 0, blue: 0, alpha: 0)),
-        // General (no in-place slot): a field of the anchor point, a transform field.
-        ("anchorPoint.x", 0.0, 1.0, 0.25), ("transform.scale", 0.5, 1.5, 0.25),
+        // Numbers inside the transforms, written into a matrix that is not the identity too.
+        ("transform.scale", 0.5, 1.5, 0.25), ("transform.rotation.z", 0.0, 2.0, 0.5),
+        ("sublayerTransform.rotation.z", -0.5, 0.5, 0.1), ("transform.translation.x", 4.0, 30.0, 5.0),
+        // General (no in-place slot): a field of the anchor point, a size inside a transform.
+        ("anchorPoint.x", 0.0, 1.0, 0.25), ("transform.translation", CGSize(width: 1, height: 2), CGSize(width: 9, height: -4),
+                                           CGSize(width: 1, height: 1)),
     ]
 
     func testBasicAndSpringStepsMatchTheirPrograms() {
