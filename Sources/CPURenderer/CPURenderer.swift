@@ -24,12 +24,20 @@ public final class CPURenderer: RenderBackend {
     /// Which opaque item owns each pixel, reused across passes and frames.
     private var ownerBuffer: UnsafeMutablePointer<Int32>?
     private var ownerCapacity = 0
+    /// The frame's `TargetExtents` (the frame is drawn into a new array every time).
+    private var frameExtents: UnsafeMutablePointer<Int32>?
+    private var frameExtentsCapacity = 0
+    /// Whether the packed loops draw what they can (tests turn them off to compare).
+    var usesFastPaths = true
 
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.threads = max(1, threads)
     }
 
-    deinit { ownerBuffer?.deallocate() }
+    deinit {
+        ownerBuffer?.deallocate()
+        frameExtents?.deallocate()
+    }
 
     /// Draws `plan` and returns the frame (RGBA8 premultiplied, top row first).
     public func render(_ plan: RenderPlan, images: ImageProvider, stopwatch: Stopwatch?) -> Image? {
@@ -43,8 +51,14 @@ public final class CPURenderer: RenderBackend {
             if pass.id == plan.framePass.id, !frameContinues {
                 // The frame is drawn straight into the array it is returned in.
                 let count = pass.width * pass.height * 4
+                if frameExtentsCapacity < pass.height {
+                    frameExtents?.deallocate()
+                    frameExtents = .allocate(capacity: 2 * pass.height)
+                    frameExtentsCapacity = pass.height
+                }
+                let extents = frameExtents!
                 frame = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                    draw(pass, into: buffer.baseAddress!, clear: true, images: images, passTextures: passTextures)
+                    draw(pass, into: buffer.baseAddress!, extents: extents, start: .unknown, images: images, passTextures: passTextures)
                     initialized = count
                 }
                 continue
@@ -54,11 +68,13 @@ public final class CPURenderer: RenderBackend {
                 // Drawing on into the earlier pass's pixels: what was derived from them is stale.
                 target = earlier
                 target.invalidateDerived()
-                draw(pass, into: target.targetPixels, clear: false, images: images, passTextures: passTextures)
+                draw(pass, into: target.targetPixels, extents: target.extents, start: .continuing, images: images, passTextures: passTextures)
             } else {
                 target = self.target(index, width: pass.width, height: pass.height)
-                draw(pass, into: target.targetPixels, clear: true, images: images, passTextures: passTextures)
+                draw(pass, into: target.targetPixels, extents: target.extents, start: target.extentsHold ? .bounded : .unknown,
+                     images: images, passTextures: passTextures)
             }
+            target.extentsDrawn()
             passTextures[pass.id] = target
             if pass.id == plan.framePass.id {
                 frame = Array(UnsafeBufferPointer(start: target.targetPixels, count: pass.width * pass.height * 4))
@@ -70,25 +86,27 @@ public final class CPURenderer: RenderBackend {
         return Image(width: plan.width, height: plan.height, pixels: frame)
     }
 
-    /// Clears `pixels` (unless the pass continues an earlier one) and draws the pass's items into
-    /// it; a blur replaces the whole target where it stands in the order.
-    private func draw(_ pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, clear: Bool, images: ImageProvider,
-                      passTextures: [Int: Texture]) {
-        if clear { Self.clear(pixels, count: pass.width * pass.height, to: pass.clearColor) }
+    /// Clears `pixels` as `start` says (`TargetExtents`) and draws the pass's items into it,
+    /// widening `extents` by what they cover; a blur replaces the whole target where it stands
+    /// in the order.
+    private func draw(_ pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, extents: UnsafeMutablePointer<Int32>,
+                      start: TargetExtents.Start, images: ImageProvider, passTextures: [Int: Texture]) {
+        TargetExtents.clear(pixels, width: pass.width, height: pass.height, to: pass.clearColor, extents: extents, start: start)
         var segment: [DrawItem] = []
         for item in pass.items {
             if case .blur(let source, let sigma, let horizontal) = item.paint {
-                draw(segment, pass: pass, into: pixels, images: images, passTextures: passTextures)
+                draw(segment, pass: pass, into: pixels, extents: extents, images: images, passTextures: passTextures)
                 segment.removeAll()
                 if let texture = passTextures[source] {
                     Blur(source: texture, sigma: Float(sigma), horizontal: horizontal)
                         .apply(into: pixels, width: pass.width, height: pass.height, threads: threads)
+                    TargetExtents.setFull(extents, height: pass.height, width: pass.width)
                 }
             } else {
                 segment.append(item)
             }
         }
-        draw(segment, pass: pass, into: pixels, images: images, passTextures: passTextures)
+        draw(segment, pass: pass, into: pixels, extents: extents, images: images, passTextures: passTextures)
     }
 
     /// The target of pass `index`, reused across frames while its size is unchanged (new memory
@@ -103,15 +121,8 @@ public final class CPURenderer: RenderBackend {
         return texture
     }
 
-    /// Fills a target with a clear colour (rounded to 8 bits as GL's clear does).
-    private static func clear(_ pixels: UnsafeMutablePointer<UInt8>, count: Int, to c: PremultipliedColor) {
-        let bytes = [c.red, c.green, c.blue, c.alpha].map { UInt32(min(max($0, 0), 1) * 255 + 0.5) }
-        let packed = bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24
-        UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt32.self).update(repeating: packed, count: count)
-    }
-
-    private func draw(_ items: [DrawItem], pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, images: ImageProvider,
-                      passTextures: [Int: Texture]) {
+    private func draw(_ items: [DrawItem], pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, extents: UnsafeMutablePointer<Int32>,
+                      images: ImageProvider, passTextures: [Int: Texture]) {
         guard !items.isEmpty else { return }
         let bounds = CGRect(x: 0, y: 0, width: pass.width, height: pass.height)
         var prepared: [PreparedItem] = []
@@ -120,7 +131,6 @@ public final class CPURenderer: RenderBackend {
             guard let paint = paint(item, images: images, passTextures: passTextures) else { continue }
             let mask = item.maskPass.flatMap { passTextures[$0] }
             if item.maskPass != nil, mask == nil { continue }
-            mask?.makeWideTexels()
             if let p = PreparedItem(item, order: order, bounds: bounds, paint: paint, mask: mask) { prepared.append(p) }
         }
         let opaque = prepared.indices.filter { prepared[$0].isOpaque }
@@ -137,7 +147,8 @@ public final class CPURenderer: RenderBackend {
             owner?.update(repeating: -1, count: width * height)
         }
         let bands = threads == 1 ? 1 : min(height, threads * 4)
-        let rasterizer = PassRasterizer(target: pixels, owner: owner, width: width)
+        var rasterizer = PassRasterizer(target: pixels, owner: owner, width: width, written: extents)
+        rasterizer.fastPaths = usesFastPaths
         Self.forEachBand(bands, height: height, threads: threads) { rows in
             rasterizer.draw(prepared, opaque: opaque, translucent: translucent, rows: rows)
         }
@@ -166,11 +177,11 @@ public final class CPURenderer: RenderBackend {
             return .solid(SIMD4(c.red, c.green, c.blue, c.alpha))
         case .image(let image, _, let minification, let magnification):
             guard let texture = texture(for: image, images: images) else { return nil }
-            if minification == .trilinear { texture.makeMipmaps() } else { texture.makeWideTexels() }
+            if minification == .trilinear { texture.makeMipmaps() } else { texture.makeTiles() }
             return .texture(texture, minification: minification, magnification: magnification)
         case .pass(let id, _):
             guard let texture = passTextures[id] else { return nil }
-            texture.makeWideTexels()
+            texture.makeTiles()
             return .texture(texture, minification: .linear, magnification: .linear)
         case .tintedPass(let id, let c, _):
             return passTextures[id].map { .tinted($0, SIMD4(c.red, c.green, c.blue, c.alpha)) }

@@ -60,8 +60,13 @@ struct PairedCorner<Source: PaintSource>: PaintSource {
 /// A `CAGradientLayer`'s colour at the pixel's unit-space point (layer.glsl's GRADIENT).
 struct GradientSource: PaintSource {
     let gradient: GradientPaint
+    let kind: GradientPaint.Kind
+    init(gradient: GradientPaint) {
+        self.gradient = gradient
+        kind = gradient.kind
+    }
     @inline(__always) func color(_ uv: SIMD2<Float>, x: Float, y: Float) -> SIMD4<Float> {
-        gradient.color(at: gradient.parameter(uv))
+        gradient.color(at: gradient.parameter(uv, kind: kind))
     }
 }
 

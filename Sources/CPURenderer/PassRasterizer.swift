@@ -11,10 +11,21 @@ struct PassRasterizer {
     let target: UnsafeMutablePointer<UInt8>
     let owner: UnsafeMutablePointer<Int32>?
     let width: Int
+    /// The target's `TargetExtents`, widened by each item drawn.
+    let written: UnsafeMutablePointer<Int32>
+    /// Whether the packed loops may draw what they can (false: everything through the Float
+    /// shading loop, which tests compare them with).
+    var fastPaths = true
 
     func draw(_ items: [PreparedItem], opaque: [Int], translucent: [Int], rows: Range<Int>) {
-        for i in opaque.reversed() { draw(items[i], rows: rows, claiming: true) }
-        for i in translucent { draw(items[i], rows: rows, claiming: false) }
+        for i in opaque.reversed() {
+            draw(items[i], rows: rows, claiming: true)
+            markWritten(items[i], rows: rows)
+        }
+        for i in translucent {
+            draw(items[i], rows: rows, claiming: false)
+            markWritten(items[i], rows: rows)
+        }
     }
 
     private func draw(_ item: PreparedItem, rows: Range<Int>, claiming: Bool) {
@@ -22,14 +33,14 @@ struct PassRasterizer {
         guard !rows.isEmpty else { return }
         let plain = item.shape == nil && item.mask == nil && item.body == nil
         // Blend modes and colour matrices take the general path (the packed loops only blend over).
-        guard item.blendMode == .normal, item.colorMatrix == nil else { return drawGeneral(item, rows: rows, claiming: claiming) }
+        guard fastPaths, item.blendMode == .normal, item.colorMatrix == nil else { return drawGeneral(item, rows: rows, claiming: claiming) }
         switch item.paint {
         case .solid(let color) where plain:
             drawSolid(item, color: color, rows: rows, claiming: claiming)
         case .solid(let color) where item.body != nil && item.shape == nil && item.mask == nil:
             drawBody(item, color: color, body: item.body!, rows: rows, claiming: claiming)
         case .texture(let texture, .linear, .linear)
-            where item.shape == nil && item.borderTint == nil && texture.wideTexels != nil && item.mask.map { $0.wideTexels != nil && $0.width == texture.width && $0.height == texture.height } ?? true:
+            where item.shape == nil && item.borderTint == nil && item.mask.map { $0.width == texture.width && $0.height == texture.height } ?? true:
             drawTextured(item, texture: texture, rows: rows, claiming: claiming)
         case .texture(let texture, .linear, .linear) where item.borderTint != nil:
             if !drawPairedCornerTexels(item, texture: texture, border: item.borderTint!, rows: rows, claiming: claiming) {

@@ -16,51 +16,59 @@ final class Texture: @unchecked Sendable {
         image.pixels.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: $0.count) }
         levels = [TextureLevelView(base: base, width: image.width, height: image.height)]
         isOpaque = image.isOpaque
+        extents = .allocate(capacity: 2 * max(image.height, 1))
+        scanRowExtents()
+        rowExtents = extents
     }
 
-    /// Level 0 with each texel's channels spread into 16-bit lanes (R, B, G, A from the low
-    /// end), for the packed bilinear loop; made once by `makeWideTexels`.
-    private(set) var wideTexels: UnsafeMutablePointer<UInt64>?
     /// Per row of level 0, the columns `first ..< last + 1` outside which every texel is
-    /// transparent (0 ..< 0 for an empty row), two values a row; made with `wideTexels`. Shape
-    /// rasters are mostly empty around their paths: rows of a texture under a plain scale and
-    /// move are sampled only where they hold something.
+    /// transparent (first ≥ last: an empty row), two values a row; nil until known (contents:
+    /// found on creation; pass targets: what their draws covered, `TargetExtents`). Shape
+    /// rasters are mostly empty around their paths: rows of a texture are sampled only where
+    /// they hold something.
     private(set) var rowExtents: UnsafeMutablePointer<Int32>?
+    /// The storage of `rowExtents`; for a pass target, kept up to date by the draws into it
+    /// once `extentsHold` (from its first full clear on).
+    let extents: UnsafeMutablePointer<Int32>
+    /// Whether `extents` bound this target's non-transparent pixels (false until first cleared).
+    var extentsHold = false
+    /// Per tile of 16×16 texels of level 0 (rows of `tileColumns`), 0 where every texel is
+    /// transparent; made from the row extents by `makeTiles`. Rotated rasters are sampled only
+    /// along the parts of their rows that reach something.
+    private(set) var tiles: UnsafeMutablePointer<UInt8>?
+    var tileColumns: Int { (width + 15) >> 4 }
 
     /// An uninitialised `width`×`height` target that passes draw into (reused across frames).
     init(target width: Int, height: Int) {
         levels = [TextureLevelView(base: UnsafeMutablePointer<UInt8>.allocate(capacity: width * height * 4), width: width, height: height)]
         isOpaque = false
+        extents = .allocate(capacity: 2 * max(height, 1))
     }
 
     /// The pixels of level 0, for drawing into a pass target.
     var targetPixels: UnsafeMutablePointer<UInt8> { UnsafeMutablePointer(mutating: levels[0].base) }
 
-    /// Drops what was derived from level 0 (mipmaps, widened texels) before it is drawn anew.
+    /// Drops what was derived from level 0 (mipmaps, row extents) before it is drawn anew.
     func invalidateDerived() {
         for level in levels.dropFirst() { UnsafeMutablePointer(mutating: level.base).deallocate() }
         levels.removeSubrange(1...)
-        wideTexels?.deallocate()
-        wideTexels = nil
-        rowExtents?.deallocate()
         rowExtents = nil
+        tiles?.deallocate()
+        tiles = nil
     }
 
     deinit {
         for level in levels { UnsafeMutablePointer(mutating: level.base).deallocate() }
-        wideTexels?.deallocate()
-        rowExtents?.deallocate()
+        extents.deallocate()
+        tiles?.deallocate()
     }
 
-    /// Builds `wideTexels` (and `rowExtents`) once; call before shading threads start.
-    func makeWideTexels() {
-        guard wideTexels == nil else { return }
-        let count = width * height
-        let wide = UnsafeMutablePointer<UInt64>.allocate(capacity: count)
-        let packed = UnsafeRawPointer(levels[0].base).assumingMemoryBound(to: UInt32.self)
-        for i in 0..<count { wide[i] = PackedSpans.widen(packed[i]) }
-        wideTexels = wide
-        let extents = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * height)
+    /// Level 0's texels packed little-endian (R in the low byte), for the packed loops.
+    var texels: UnsafePointer<UInt32> { UnsafeRawPointer(levels[0].base).assumingMemoryBound(to: UInt32.self) }
+
+    /// Finds the row extents of level 0's texels.
+    private func scanRowExtents() {
+        let packed = texels, width = self.width
         for y in 0..<height {
             let row = packed + y * width
             var first = 0, last = width - 1
@@ -68,6 +76,26 @@ final class Texture: @unchecked Sendable {
             while last >= first, row[last] == 0 { last -= 1 }
             (extents[2 * y], extents[2 * y + 1]) = first < width ? (Int32(first), Int32(last + 1)) : (0, 0)
         }
+    }
+
+    /// Builds `tiles` once from the row extents (none without them); call before shading threads start.
+    func makeTiles() {
+        guard tiles == nil, let rowExtents else { return }
+        let columns = tileColumns, count = columns * ((height + 15) >> 4)
+        let map = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+        map.initialize(repeating: 0, count: count)
+        for y in 0..<height {
+            let lo = Int(rowExtents[2 * y]), hi = Int(rowExtents[2 * y + 1])
+            guard hi > lo else { continue }
+            let row = map + (y >> 4) * columns
+            for t in (lo >> 4)...((hi - 1) >> 4) { row[t] = 1 }
+        }
+        tiles = map
+    }
+
+    /// Offers a drawn pass target's `extents` as its row extents.
+    func extentsDrawn() {
+        extentsHold = true
         rowExtents = extents
     }
 

@@ -30,8 +30,15 @@ public final class ContentCache: ContentRasterizer, Sendable {
         }
     }
 
-    private struct State {
+    fileprivate struct State {
         var entries: [ContentRequest: (value: RasterizedContent?, lastUse: UInt64)] = [:]
+        /// Every use (a hit or a store) in clock order from `usesStart` on; an entry's uses before
+        /// its last are stale. The least recently used entry is the first use still `live`, so
+        /// eviction needs no scan of the entries.
+        var uses: [(clock: UInt64, request: ContentRequest)] = []
+        var usesStart = 0
+        /// The clocks of the entries' last uses.
+        var live: Set<UInt64> = []
         var clock: UInt64 = 0
         var hits = 0
         var misses = 0
@@ -231,6 +238,9 @@ public final class ContentCache: ContentRasterizer, Sendable {
     public func removeAll(resettingStatistics: Bool = false) {
         state.withLock { state in
             state.entries.removeAll()
+            state.uses.removeAll()
+            state.usesStart = 0
+            state.live.removeAll()
             state.pixels = 0
             if resettingStatistics { (state.hits, state.misses) = (0, 0) }
         }
@@ -240,13 +250,15 @@ public final class ContentCache: ContentRasterizer, Sendable {
     private func lookup(_ request: ContentRequest) -> RasterizedContent?? {
         state.withLock { state in
             state.clock += 1
-            guard let entry = state.entries[request] else {
+            guard let i = state.entries.index(forKey: request) else {
                 state.misses += 1
                 return nil
             }
             state.hits += 1
-            state.entries[request] = (entry.value, state.clock)
-            return .some(entry.value)
+            state.live.remove(state.entries.values[i].lastUse)
+            state.entries.values[i].lastUse = state.clock
+            Self.used(request, &state)
+            return .some(state.entries.values[i].value)
         }
     }
 
@@ -255,11 +267,14 @@ public final class ContentCache: ContentRasterizer, Sendable {
         state.withLock { state in
             state.clock += 1
             for warning in warnings where !state.warnings.contains(warning) { state.warnings.append(warning) }
-            if let old = state.entries.updateValue((value, state.clock), forKey: request) { state.pixels -= Self.pixels(old.value) }
+            if let old = state.entries.updateValue((value, state.clock), forKey: request) {
+                state.pixels -= Self.pixels(old.value)
+                state.live.remove(old.lastUse)
+            }
             state.pixels += Self.pixels(value)
-            // A linear scan: eviction is rare next to lookups and the cache is small.
+            Self.used(request, &state)
             while state.entries.count > capacity || (state.pixels > maximumPixels && state.entries.count > 1),
-                  let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                  let oldest = Self.leastRecentlyUsed(&state) {
                 state.pixels -= Self.pixels(state.entries.removeValue(forKey: oldest)?.value)
             }
         }
@@ -267,6 +282,30 @@ public final class ContentCache: ContentRasterizer, Sendable {
 }
 
 extension ContentCache {
+    /// Records a use of `request` at the state's clock (its entry's `lastUse` already set);
+    /// stale uses are dropped once they outnumber the entries, and taken ones once they are half.
+    fileprivate static func used(_ request: ContentRequest, _ state: inout State) {
+        state.live.insert(state.clock)
+        state.uses.append((state.clock, request))
+        if state.uses.count - state.usesStart > 2 * state.entries.count + 64 {
+            state.uses = state.entries.map { (clock: $0.value.lastUse, request: $0.key) }.sorted { $0.clock < $1.clock }
+            state.usesStart = 0
+        } else if state.usesStart >= 64, 2 * state.usesStart >= state.uses.count {
+            state.uses.removeFirst(state.usesStart)   // the evicted ones' uses
+            state.usesStart = 0
+        }
+    }
+
+    /// Takes the least recently used entry's request off the uses (nil when none is left).
+    fileprivate static func leastRecentlyUsed(_ state: inout State) -> ContentRequest? {
+        while state.usesStart < state.uses.count {
+            let use = state.uses[state.usesStart]
+            state.usesStart += 1
+            if state.live.remove(use.clock) != nil { return use.request }
+        }
+        return nil
+    }
+
     fileprivate static func pixels(_ content: RasterizedContent??) -> Int {
         guard let image = content??.image else { return 0 }
         return image.width * image.height

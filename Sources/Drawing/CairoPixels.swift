@@ -12,9 +12,10 @@ package func rgbaPixels(of surface: OpaquePointer) -> [UInt8] {
     guard width > 0, height > 0, let data = cairo_image_surface_get_data(surface) else { return [] }
     let stride = Int(cairo_image_surface_get_stride(surface))
     let opaque: UInt32 = cairo_image_surface_get_format(surface) == CAIRO_FORMAT_RGB24 ? 0xFF00_0000 : 0
-    var pixels = [UInt8](repeating: 0, count: width * height * 4)
     let source = UnsafeRawPointer(data)
-    pixels.withUnsafeMutableBufferPointer { bytes in
+    let count = width * height * 4
+    // Every byte is written below: no zero fill first (rasters are made every frame).
+    return [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
         bytes.withMemoryRebound(to: UInt32.self) { out in
             for y in 0..<height {
                 let row = source + y * stride
@@ -26,8 +27,8 @@ package func rgbaPixels(of surface: OpaquePointer) -> [UInt8] {
                 }
             }
         }
+        initialized = count
     }
-    return pixels
 }
 
 /// A new ARGB32 cairo surface holding premultiplied RGBA `pixels`; nil when cairo refuses the size.

@@ -45,12 +45,25 @@ public struct GradientPaint: Sendable, Equatable {
         return g
     }
 
+    /// How t follows from a point: `type` as an enumeration (the type is a string, too slow to
+    /// compare for every pixel).
+    public enum Kind: Sendable {
+        case axial, radial, conic
+    }
+
+    /// The kind of `type` (unknown types draw as axial).
+    public var kind: Kind { type == .radial ? .radial : type == .conic ? .conic : .axial }
+
     /// The gradient parameter t at unit-space point `p` (§15.2).
-    @inline(__always)
-    public func parameter(_ p: SIMD2<Float>) -> Float {
+    public func parameter(_ p: SIMD2<Float>) -> Float { parameter(p, kind: kind) }
+
+    /// `parameter(_:)` with the kind found once. Inlinable: the CPU backend calls it for
+    /// every pixel of a gradient.
+    @inlinable @inline(__always)
+    public func parameter(_ p: SIMD2<Float>, kind: Kind) -> Float {
         let s = SIMD2(Float(startPoint.x), Float(startPoint.y)), e = SIMD2(Float(endPoint.x), Float(endPoint.y))
         let d = e - s, q = p - s
-        switch type {
+        switch kind {
         case .radial:
             // A degenerate ellipse paints the last colour everywhere.
             guard d.x != 0, d.y != 0 else { return .infinity }
@@ -60,7 +73,7 @@ public struct GradientPaint: Sendable, Equatable {
             guard d.x != 0 || d.y != 0 else { return 0 }
             let turn = (Foundation.atan2(q.y, q.x) - Foundation.atan2(d.y, d.x)) / (2 * Float.pi)
             return turn - turn.rounded(.down)
-        default:
+        case .axial:
             let length = d.x * d.x + d.y * d.y
             guard length > 0 else { return 0 }
             return (q.x * d.x + q.y * d.y) / length
@@ -69,7 +82,7 @@ public struct GradientPaint: Sendable, Equatable {
 
     /// The premultiplied colour at parameter t: linear between stops in straight alpha, padded
     /// with the end colours.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func color(at t: Float) -> SIMD4<Float> {
         var c = colors[colors.count - 1]
         if t <= locations[0] {

@@ -83,6 +83,31 @@ final class ContentCacheTests: XCTestCase {
         XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 0, misses: 0, count: 0))
     }
 
+    /// A long run of hits, misses and evictions counts exactly what a plain least-recently-used
+    /// list of the same capacity would (the cache finds its oldest entry from a use log).
+    func testEvictionMatchesAPlainLeastRecentlyUsedList() {
+        let cache = ContentCache(capacity: 3)
+        var list: [Int] = []   // most recent last
+        var hits = 0, misses = 0
+        var state: UInt64 = 12345
+        for _ in 0..<600 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let key = Int(state >> 33) % 6
+            _ = cache.rasterize(shape(strokeEnd: CGFloat(key + 1) / 10))
+            if let i = list.firstIndex(of: key) {
+                hits += 1
+                list.remove(at: i)
+            } else {
+                misses += 1
+                if list.count == 3 { list.removeFirst() }
+            }
+            list.append(key)
+        }
+        XCTAssertGreaterThan(hits, 100)
+        XCTAssertGreaterThan(misses, 100)
+        XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: hits, misses: misses, count: 3))
+    }
+
     func testHugeContentIsRasterizedWithinTheSideLimit() throws {
         let cache = ContentCache()
         var shape = ShapeProperties()
