@@ -30,7 +30,8 @@ public final class PreparedPropertyAnimation {
     /// Basic and spring animations of numbers, points, sizes, rects and colours — nearly all
     /// animations — are evaluated on four-component vectors, without intermediate enum values.
     public let vector: VectorEndpoints?
-    /// Keyframes of numbers, points, sizes, rects and colours (without a value function), as vectors.
+    /// Keyframes of numbers, points, sizes, rects and colours, or along a path (without a value
+    /// function), as vectors.
     public let vectorKeyframes: VectorKeyframes?
     /// A basic animation between two fixed transforms, both ends decomposed once.
     private let fixedTransforms: TransformInterpolation?

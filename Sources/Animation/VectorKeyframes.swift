@@ -4,9 +4,9 @@ import Timing
 
 /// A keyframe track of numbers, points, sizes, rectangles or colours held as four-lane vectors
 /// (or a path's points), so a frame samples it without building an `AnimatableValue` per
-/// keyframe touched. Sampling
-/// follows `KeyframeTrack.value(at:)` operation for operation (the same segment search, weights
-/// and order of additions), so results are bit-identical to the general track's.
+/// keyframe touched. Sampling follows `KeyframeTrack.value(at:)` operation for operation (the
+/// same segment search, weights and order of additions), so results are bit-identical to the
+/// general track's.
 ///
 /// A class so compiled animations borrow it instead of copying its arrays every frame.
 public final class VectorKeyframes: @unchecked Sendable {

@@ -43,7 +43,7 @@ struct AnimationSteps {
         let fallback: Int
     }
 
-    /// A keyframe animation of vectors (numbers, points, sizes, rects, colours) without a path.
+    /// A keyframe animation of vectors (numbers, points, sizes, rects, colours) or along a path.
     struct KeyframeStep {
         let timing: TimingParameters
         let key: LayerKey
