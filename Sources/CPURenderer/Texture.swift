@@ -48,8 +48,35 @@ final class Texture: @unchecked Sendable {
     /// The pixels of level 0, for drawing into a pass target.
     var targetPixels: UnsafeMutablePointer<UInt8> { UnsafeMutablePointer(mutating: levels[0].base) }
 
+    /// Level 0 widened to 16-bit lanes (`PackedSpans.widen`), for bilinear draws of a texture
+    /// drawn more than once (a cached image under many layers): made on the second such draw,
+    /// kept with the texture, dropped with what else derives from level 0.
+    private var widened: UnsafeMutablePointer<UInt64>?
+    private var bilinearDraws = 0
+    private let widenedLock = NSLock()
+
+    /// The widened texels from this texture's second bilinear draw on; nil before (a raster
+    /// drawn once is cheaper sampled packed). Safe from every shading thread.
+    func widenedTexelsIfReused() -> UnsafePointer<UInt64>? {
+        widenedLock.lock()
+        defer { widenedLock.unlock() }
+        if let widened { return UnsafePointer(widened) }
+        bilinearDraws += 1
+        guard bilinearDraws > 1 else { return nil }
+        let count = width * height, packed = texels
+        let copy = UnsafeMutablePointer<UInt64>.allocate(capacity: count)
+        for i in 0..<count { copy[i] = PackedSpans.widen(packed[i]) }
+        widened = copy
+        return UnsafePointer(copy)
+    }
+
     /// Drops what was derived from level 0 (mipmaps, row extents) before it is drawn anew.
     func invalidateDerived() {
+        widenedLock.lock()
+        widened?.deallocate()
+        widened = nil
+        bilinearDraws = 0
+        widenedLock.unlock()
         for level in levels.dropFirst() { UnsafeMutablePointer(mutating: level.base).deallocate() }
         levels.removeSubrange(1...)
         rowExtents = nil
@@ -61,6 +88,7 @@ final class Texture: @unchecked Sendable {
         for level in levels { UnsafeMutablePointer(mutating: level.base).deallocate() }
         extents.deallocate()
         tiles?.deallocate()
+        widened?.deallocate()
     }
 
     /// Level 0's texels packed little-endian (R in the low byte), for the packed loops.

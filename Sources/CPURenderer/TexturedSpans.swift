@@ -54,14 +54,20 @@ extension PassRasterizer {
         let texels = texture.texels, maskTexels = item.mask?.texels
         let textureWidth = texture.width, textureHeight = texture.height
         let tiles = texture.tiles.map { Tiles(map: $0, columns: texture.tileColumns, width: textureWidth, height: textureHeight) }
+        // A texture drawn again (one image under many layers) is sampled from its widened copy:
+        // the same mix without widening four texels per sample.
+        let widened = texture.widenedTexelsIfReused()
+        @inline(__always) func color(_ x: Int32, _ y: Int32) -> UInt64 {
+            if let widened { return PackedSpans.bilinear(widened, width: textureWidth, height: textureHeight, x: x, y: y) }
+            return PackedSpans.bilinear(texels, width: textureWidth, height: textureHeight, x: x, y: y)
+        }
         @inline(__always) func sample(_ x: Int32, _ y: Int32) -> UInt64 {
             if let maskTexels {
                 let a = PackedSpans.bilinear(maskTexels, width: textureWidth, height: textureHeight, x: x, y: y) >> 48
                 if a == 0 { return 0 }
-                let c = PackedSpans.bilinear(texels, width: textureWidth, height: textureHeight, x: x, y: y)
-                return m.apply(PackedSpans.scale(c, a + (a >> 7)))  // 0…255 → 0…256
+                return m.apply(PackedSpans.scale(color(x, y), a + (a >> 7)))  // 0…255 → 0…256
             }
-            return m.apply(PackedSpans.bilinear(texels, width: textureWidth, height: textureHeight, x: x, y: y))
+            return m.apply(color(x, y))
         }
         let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
         let order = item.order

@@ -82,4 +82,42 @@ final class CPUFastPathTests: XCTestCase {
             XCTAssertEqual(reused.pixels, fresh.pixels, "shift \(shift)")
         }
     }
+
+    /// An image drawn in perspective again (a second frame, or a second layer) is sampled from
+    /// its widened copy: exactly what its first, packed draw gives.
+    func testAWidenedTextureDrawsWhatItsPackedDrawDraws() throws {
+        var pixels = [UInt8](repeating: 0, count: 64 * 48 * 4)
+        for y in 0..<48 {
+            for x in 0..<64 {
+                let i = (y * 64 + x) * 4, a = UInt8((x * 4 + y) % 256)
+                // Premultiplied: colour channels at most alpha.
+                pixels[i] = UInt8(Int(a) * x / 64); pixels[i + 1] = UInt8(Int(a) * y / 48); pixels[i + 2] = a / 2; pixels[i + 3] = a
+            }
+        }
+        let image = try XCTUnwrap(CGImage(width: 64, height: 48, premultipliedRGBA: pixels))
+        func plan(opacity: Float) -> RenderPlan {
+            let root = CALayer()
+            root.bounds = CGRect(x: 0, y: 0, width: 160, height: 120)
+            root.position = CGPoint(x: 80, y: 60)
+            var perspective = CATransform3DIdentity
+            perspective.m34 = -1.0 / 300
+            root.sublayerTransform = perspective
+            let layer = CALayer()
+            layer.contents = image
+            layer.frame = CGRect(x: 30, y: 25, width: 90, height: 70)
+            layer.transform = CATransform3DMakeRotation(0.7, 0.3, 1, 0.2)
+            layer.opacity = opacity
+            root.addSublayer(layer)
+            return RenderPlanBuilder(width: 160, height: 120, contentRasterizer: ContentCache()).plan(for: PresentationTree.evaluate(root, at: 0))
+        }
+        for opacity: Float in [1, 0.6] {
+            let plan = plan(opacity: opacity)
+            let packed = try XCTUnwrap(CPURenderer(threads: 1).render(plan, images: FileImageProvider()))
+            XCTAssertGreaterThan(Set(packed.pixels).count, 100, "a frame with real content")
+            let renderer = CPURenderer(threads: 2)
+            _ = try XCTUnwrap(renderer.render(plan, images: FileImageProvider()))
+            let widened = try XCTUnwrap(renderer.render(plan, images: FileImageProvider()))
+            XCTAssertEqual(widened.pixels, packed.pixels, "opacity \(opacity)")
+        }
+    }
 }
