@@ -53,20 +53,26 @@ enum PackedSpans {
         return narrow((sum | (((sum >> 8) & 0x0001_0001_0001_0001) &* 0xFF)) & wideMask)
     }
 
+    /// The four texels a bilinear sample at fixed-point (x, y) mixes, clamped to the edge:
+    /// (x0, y0), (x1, y0), (x0, y1), (x1, y1).
+    @inline(__always)
+    static func quad<Texel>(_ texels: UnsafePointer<Texel>, width: Int, height: Int, x: Int32, y: Int32)
+        -> (Texel, Texel, Texel, Texel) {
+        let ix = Int(x >> 16), iy = Int(y >> 16)
+        if ix >= 0, iy >= 0, ix < width - 1, iy < height - 1 {
+            let p = texels + iy * width + ix
+            return (p[0], p[1], p[width], p[width + 1])
+        }
+        let x0 = min(max(ix, 0), width - 1), x1 = min(max(ix + 1, 0), width - 1)
+        let y0 = min(max(iy, 0), height - 1) * width, y1 = min(max(iy + 1, 0), height - 1) * width
+        return (texels[y0 + x0], texels[y0 + x1], texels[y1 + x0], texels[y1 + x1])
+    }
+
     /// `bilinear` on texels already widened (`Texture.widenedTexels`): the same mix, without
     /// widening four texels per sample (what a texture drawn many times a frame is spared).
     @inline(__always)
     static func bilinear(_ texels: UnsafePointer<UInt64>, width: Int, height: Int, x: Int32, y: Int32) -> UInt64 {
-        let ix = Int(x >> 16), iy = Int(y >> 16)
-        let t00: UInt64, t10: UInt64, t01: UInt64, t11: UInt64
-        if ix >= 0, iy >= 0, ix < width - 1, iy < height - 1 {
-            let p = texels + iy * width + ix
-            t00 = p[0]; t10 = p[1]; t01 = p[width]; t11 = p[width + 1]
-        } else {
-            let x0 = min(max(ix, 0), width - 1), x1 = min(max(ix + 1, 0), width - 1)
-            let y0 = min(max(iy, 0), height - 1) * width, y1 = min(max(iy + 1, 0), height - 1) * width
-            t00 = texels[y0 + x0]; t10 = texels[y0 + x1]; t01 = texels[y1 + x0]; t11 = texels[y1 + x1]
-        }
+        let (t00, t10, t01, t11) = quad(texels, width: width, height: height, x: x, y: y)
         let wx = UInt64(truncatingIfNeeded: x >> 8) & 255, wy = UInt64(truncatingIfNeeded: y >> 8) & 255
         return lerp(lerp(t00, t10, wx), lerp(t01, t11, wx), wy)
     }
@@ -76,16 +82,7 @@ enum PackedSpans {
     /// texels (inside a fill, or all transparent) are their own mix: no weights applied.
     @inline(__always)
     static func bilinear(_ texels: UnsafePointer<UInt32>, width: Int, height: Int, x: Int32, y: Int32) -> UInt64 {
-        let ix = Int(x >> 16), iy = Int(y >> 16)
-        let t00: UInt32, t10: UInt32, t01: UInt32, t11: UInt32
-        if ix >= 0, iy >= 0, ix < width - 1, iy < height - 1 {
-            let p = texels + iy * width + ix
-            t00 = p[0]; t10 = p[1]; t01 = p[width]; t11 = p[width + 1]
-        } else {
-            let x0 = min(max(ix, 0), width - 1), x1 = min(max(ix + 1, 0), width - 1)
-            let y0 = min(max(iy, 0), height - 1) * width, y1 = min(max(iy + 1, 0), height - 1) * width
-            t00 = texels[y0 + x0]; t10 = texels[y0 + x1]; t01 = texels[y1 + x0]; t11 = texels[y1 + x1]
-        }
+        let (t00, t10, t01, t11) = quad(texels, width: width, height: height, x: x, y: y)
         if t00 == t10, t00 == t01, t00 == t11 { return widen(t00) }
         let wx = UInt64(truncatingIfNeeded: x >> 8) & 255, wy = UInt64(truncatingIfNeeded: y >> 8) & 255
         return lerp(lerp(widen(t00), widen(t10), wx), lerp(widen(t01), widen(t11), wx), wy)
