@@ -3,6 +3,9 @@ import Geometry
 import Layers
 
 extension PresentationTree {
+    /// Trees with fewer presented layers (by `estimatedPresentedLayerCount`) are evaluated on one thread.
+    public static var parallelMinimumLayerCount: Int { ParallelSplit.minimumLayerCount }
+
     /// How a big tree is evaluated on several threads: the root and its mask on the calling
     /// thread, then the root's sublayers in contiguous runs ("parts"), each part on whichever
     /// thread is free, written straight into its slots of the tree's buffer. Slots are reserved

@@ -208,7 +208,9 @@ public struct PresentationTree: Sendable {
         }
 
         /// Presents `layer` itself and its mask (not its sublayers): returns its tree index, what
-        /// its children need from it, and its presented values.
+        /// its children need from it, and its presented values. (Inlined: returning the frame
+        /// and values from a call would copy them.)
+        @inline(__always)
         mutating func appendLayer(_ layer: CALayer, parent: Int?, siblingIndex: Int, depth: Int, isMask: Bool,
                                   parentFrame: ParentFrame) -> (index: Int, frame: ParentFrame, values: LayerProperties) {
             var localTime = layer.localTime(fromParentTime: parentFrame.localTime)
