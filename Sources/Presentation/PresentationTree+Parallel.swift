@@ -23,19 +23,27 @@ extension PresentationTree {
         private let partSlots: [Int]
         private let slotCount: Int
 
-        /// Nil when the tree is better evaluated on one thread: too small, a root with fewer than
-        /// two sublayers, or a root that presents its sublayers other than once each (a
-        /// replicator copies them, an emitter adds particles among them).
-        init?(_ root: CALayer, threads: Int) {
-            guard !(root is CAReplicatorLayer), !(root is CAEmitterLayer),
-                  let sublayers = root.sublayers, sublayers.count >= 2 else { return nil }
+        /// How `root` is best evaluated on up to `threads` threads: split, or (nil) on one
+        /// thread, which is when the tree is small, its root has fewer than two sublayers, or
+        /// its root presents its sublayers other than once each (a replicator copies them, an
+        /// emitter adds particles among them). Also the tree's presented-layer estimate, counted
+        /// once for both uses.
+        static func choose(for root: CALayer, threads: Int) -> (split: ParallelSplit?, estimate: Int) {
+            guard threads > 1, !(root is CAReplicatorLayer), !(root is CAEmitterLayer),
+                  let sublayers = root.sublayers, sublayers.count >= 2 else { return (nil, root.estimatedPresentedLayerCount) }
             let counts = sublayers.map(\.estimatedPresentedLayerCount)
+            let rootSlots = 1 + (root.mask?.estimatedPresentedLayerCount ?? 0)
+            let estimate = rootSlots + counts.reduce(0, +)
+            guard estimate >= minimumLayerCount else { return (nil, estimate) }
+            return (ParallelSplit(counts: counts, rootSlots: rootSlots, threads: threads), estimate)
+        }
+
+        private init(counts: [Int], rootSlots: Int, threads: Int) {
             let sublayerTotal = counts.reduce(0, +)
-            rootSlots = 1 + (root.mask?.estimatedPresentedLayerCount ?? 0)
+            self.rootSlots = rootSlots
             slotCount = rootSlots + sublayerTotal
-            guard slotCount >= Self.minimumLayerCount else { return nil }
             // More parts than threads, so a thread that finishes early takes another.
-            let partCount = min(sublayers.count, 4 * threads)
+            let partCount = min(counts.count, 4 * threads)
             var parts: [Range<Int>] = [], starts: [Int] = [], slots: [Int] = []
             var start = 0, filled = 0, next = rootSlots
             for (i, count) in counts.enumerated() {

@@ -134,11 +134,10 @@ public struct PresentationTree: Sendable {
     /// only). A big tree is split among threads by its root's sublayers; the result is the same
     /// tree, value for value, whatever the number of threads.
     public static func evaluate(_ root: CALayer, at time: Double, maximumThreads: Int) -> PresentationTree {
-        if maximumThreads > 1, let split = ParallelSplit(root, threads: maximumThreads) {
-            return PresentationTree(time: time, layers: split.evaluate(root, at: time))
-        }
+        let (split, estimate) = ParallelSplit.choose(for: root, threads: maximumThreads)
+        if let split { return PresentationTree(time: time, layers: split.evaluate(root, at: time)) }
         var builder = Builder(layers: [PresentedLayer]())
-        builder.layers.reserveCapacity(root.estimatedPresentedLayerCount)
+        builder.layers.reserveCapacity(estimate)
         builder.visit(root, parent: nil, siblingIndex: 0, depth: 0, isMask: false,
                       parentFrame: ParentFrame(time: time))
         return PresentationTree(time: time, layers: builder.layers)

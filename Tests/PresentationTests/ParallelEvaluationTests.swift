@@ -109,7 +109,7 @@ final class ParallelEvaluationTests: XCTestCase {
 
     func testATreeWithExactEstimatesIsBuiltInPlaceAsOneThreadBuildsIt() throws {
         let root = makeTree(withInexactParts: false)
-        let split = try XCTUnwrap(PresentationTree.ParallelSplit(root, threads: 2), "a tree this size is split")
+        let split = try XCTUnwrap(PresentationTree.ParallelSplit.choose(for: root, threads: 2).split, "a tree this size is split")
         for t in [0.0, 0.35, 1.7] {
             let serial = PresentationTree.evaluate(root, at: t, maximumThreads: 1)
             XCTAssertEqual(serial.layers.count, root.estimatedPresentedLayerCount, "the estimate is exact here")
@@ -120,7 +120,7 @@ final class ParallelEvaluationTests: XCTestCase {
 
     func testATreeWhoseEstimateIsWrongIsMovedTogetherAsOneThreadBuildsIt() throws {
         let root = makeTree(withInexactParts: true)
-        XCTAssertNotNil(PresentationTree.ParallelSplit(root, threads: 2))
+        XCTAssertNotNil(PresentationTree.ParallelSplit.choose(for: root, threads: 2).split)
         for t in [0.9, 1.3, 2.9] {
             let serial = PresentationTree.evaluate(root, at: t, maximumThreads: 1)
             XCTAssertNotEqual(serial.layers.count, root.estimatedPresentedLayerCount, "copies and particles change the count")
@@ -133,12 +133,14 @@ final class ParallelEvaluationTests: XCTestCase {
     func testSmallTreesAndCopyingRootsAreEvaluatedOnOneThread() {
         let small = CALayer()
         for _ in 0..<100 { small.addSublayer(CALayer()) }
-        XCTAssertNil(PresentationTree.ParallelSplit(small, threads: 2))
+        XCTAssertNil(PresentationTree.ParallelSplit.choose(for: small, threads: 2).split)
         let replicator = CAReplicatorLayer()
         for _ in 0..<3000 { replicator.addSublayer(CALayer()) }
-        XCTAssertNil(PresentationTree.ParallelSplit(replicator, threads: 2))
+        XCTAssertNil(PresentationTree.ParallelSplit.choose(for: replicator, threads: 2).split)
         let big = CALayer()
         for _ in 0..<3000 { big.addSublayer(CALayer()) }
-        XCTAssertNotNil(PresentationTree.ParallelSplit(big, threads: 2))
+        XCTAssertNotNil(PresentationTree.ParallelSplit.choose(for: big, threads: 2).split)
+        XCTAssertNil(PresentationTree.ParallelSplit.choose(for: big, threads: 1).split)
+        XCTAssertEqual(PresentationTree.ParallelSplit.choose(for: big, threads: 2).estimate, 3001)
     }
 }
