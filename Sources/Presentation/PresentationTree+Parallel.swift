@@ -6,9 +6,11 @@ extension PresentationTree {
     /// Trees with fewer presented layers (by `estimatedPresentedLayerCount`) are evaluated on one thread.
     public static var parallelMinimumLayerCount: Int { ParallelSplit.minimumLayerCount }
 
-    /// How a big tree is evaluated on several threads: the root and its mask on the calling
-    /// thread, then the root's sublayers in contiguous runs ("parts"), each part on whichever
-    /// thread is free, written straight into its slots of the tree's buffer. Slots are reserved
+    /// How a big tree is evaluated on several threads: on the calling thread the root, its
+    /// mask and the chain of only children below it down to the first layer with several
+    /// sublayers (the split layer: a scene's root usually holds one container), then the split
+    /// layer's sublayers in contiguous runs ("parts"), each part on whichever thread is free,
+    /// written straight into its slots of the tree's buffer. Slots are reserved
     /// from `estimatedPresentedLayerCount`; when a part presents another number of layers
     /// (particles, an animated `instanceCount`), the pieces are moved together afterwards.
     /// Either way the tree is the one a single thread builds, value for value.
@@ -29,13 +31,29 @@ extension PresentationTree {
         /// emitter adds particles among them). Also the tree's presented-layer estimate, counted
         /// once for both uses.
         static func choose(for root: CALayer, threads: Int) -> (split: ParallelSplit?, estimate: Int) {
-            guard threads > 1, !(root is CAReplicatorLayer), !(root is CAEmitterLayer),
-                  let sublayers = root.sublayers, sublayers.count >= 2 else { return (nil, root.estimatedPresentedLayerCount) }
+            guard threads > 1, let chain = chain(below: root), let sublayers = chain.last?.sublayers else {
+                return (nil, root.estimatedPresentedLayerCount)
+            }
             let counts = sublayers.map(\.estimatedPresentedLayerCount)
-            let rootSlots = 1 + (root.mask?.estimatedPresentedLayerCount ?? 0)
+            let rootSlots = chain.reduce(0) { $0 + 1 + ($1.mask?.estimatedPresentedLayerCount ?? 0) }
             let estimate = rootSlots + counts.reduce(0, +)
             guard estimate >= minimumLayerCount else { return (nil, estimate) }
             return (ParallelSplit(counts: counts, rootSlots: rootSlots, threads: threads), estimate)
+        }
+
+        /// The root and its only children down to the split layer (the last), or nil where a
+        /// layer on the way copies its sublayers (a replicator) or adds particles (an emitter),
+        /// or the chain ends without a layer of several sublayers.
+        static func chain(below root: CALayer) -> [CALayer]? {
+            var chain: [CALayer] = []
+            var layer = root
+            while true {
+                guard !(layer is CAReplicatorLayer), !(layer is CAEmitterLayer), let sublayers = layer.sublayers else { return nil }
+                chain.append(layer)
+                if sublayers.count >= 2 { return chain }
+                guard sublayers.count == 1, chain.count < 64 else { return nil }
+                layer = sublayers[0]
+            }
         }
 
         private init(counts: [Int], rootSlots: Int, threads: Int) {
@@ -69,9 +87,18 @@ extension PresentationTree {
             let inPlace = [PresentedLayer](unsafeUninitializedCapacity: slotCount) { buffer, initialized in
                 let slots = buffer.baseAddress!
                 var rootBuilder = Builder(layers: PresentedLayerRegion(slots: slots, count: rootSlots))
-                let (index, frame, _) = rootBuilder.appendLayer(root, parent: nil, siblingIndex: 0, depth: 0, isMask: false,
+                // The root and its chain of only children, each its parent's one sublayer.
+                var (index, frame, _) = rootBuilder.appendLayer(root, parent: nil, siblingIndex: 0, depth: 0, isMask: false,
                                                                 parentFrame: ParentFrame(time: time))
-                let sublayers = root.sublayers ?? []
+                let chain = Self.chain(below: root) ?? [root]
+                for (depth, layer) in chain.enumerated().dropFirst() {
+                    let parent = index
+                    (index, frame, _) = rootBuilder.appendLayer(layer, parent: parent, siblingIndex: 0, depth: depth, isMask: false,
+                                                                parentFrame: frame)
+                    rootBuilder.layers[parent].sublayersInDrawingOrder = [index]
+                }
+                let (splitIndex, splitFrame, depth) = (index, frame, chain.count)
+                let sublayers = chain.last?.sublayers ?? []
                 var builders = partStarts.indices.map { k in
                     Builder(layers: PresentedLayerRegion(slots: slots + partStarts[k], count: partSlots[k]), base: partStarts[k])
                 }
@@ -84,20 +111,20 @@ extension PresentationTree {
                             let (builders, children, sublayers) = shared.value
                             for i in parts[k] {
                                 children[k].append(builders[k].nextIndex)
-                                builders[k].visit(sublayers[i], parent: index, siblingIndex: i, depth: 1, isMask: false,
-                                                  parentFrame: frame)
+                                builders[k].visit(sublayers[i], parent: splitIndex, siblingIndex: i, depth: depth, isMask: false,
+                                                  parentFrame: splitFrame)
                             }
                         }
                     }
                 }
                 if rootBuilder.layers.isInPlace, builders.allSatisfy(\.layers.isInPlace) {
-                    Self.finishRoot(index, children: children.flatMap { $0 }, in: slots)
+                    Self.finishSplitLayer(splitIndex, children: children.flatMap { $0 }, in: slots)
                     initialized = slotCount
                     return
                 }
                 assembled.reserveCapacity(slotCount)
                 rootBuilder.layers.moveLayers { assembled.append($0) }
-                var rootChildren: [Int] = []
+                var splitChildren: [Int] = []
                 for k in builders.indices {
                     let shift = assembled.count - partStarts[k]
                     let start = partStarts[k]
@@ -106,16 +133,16 @@ extension PresentationTree {
                         if shift != 0 { layer.shiftIndices(from: start, by: shift) }
                         assembled.append(layer)
                     }
-                    rootChildren += children[k].map { $0 + shift }
+                    splitChildren += children[k].map { $0 + shift }
                 }
-                assembled.withUnsafeMutableBufferPointer { Self.finishRoot(index, children: rootChildren, in: $0.baseAddress!) }
+                assembled.withUnsafeMutableBufferPointer { Self.finishSplitLayer(splitIndex, children: splitChildren, in: $0.baseAddress!) }
                 initialized = 0
             }
             return inPlace.isEmpty ? assembled : inPlace
         }
 
-        /// Gives the root its sublayers in drawing order, as `Builder.appendSublayers` does.
-        private static func finishRoot(_ index: Int, children: [Int], in layers: UnsafeMutablePointer<PresentedLayer>) {
+        /// Gives the split layer its sublayers in drawing order, as `Builder.appendSublayers` does.
+        private static func finishSplitLayer(_ index: Int, children: [Int], in layers: UnsafeMutablePointer<PresentedLayer>) {
             var children = children
             if children.contains(where: { layers[$0].properties.zPosition != 0 }) {
                 PresentationTree.sortByZPosition(&children, from: 0) { layers[$0].properties.zPosition }
@@ -129,7 +156,7 @@ private struct UncheckedSendable<Value>: @unchecked Sendable { let value: Value 
 
 private extension PresentedLayer {
     /// Moves every tree index at or past `start` (this part's own layers) by `shift`; indices
-    /// before it point at the root, which does not move.
+    /// before it point at the split layer or above it, which do not move.
     mutating func shiftIndices(from start: Int, by shift: Int) {
         func moved(_ i: Int) -> Int { i >= start ? i + shift : i }
         index = moved(index)

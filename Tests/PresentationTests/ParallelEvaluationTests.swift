@@ -130,6 +130,31 @@ final class ParallelEvaluationTests: XCTestCase {
         }
     }
 
+    func testAChainOfOnlyChildrenAboveTheSplitLayerIsEvaluatedFirst() throws {
+        // A scene's root usually holds one container: the split goes down to the first layer
+        // with several sublayers (here two levels down, past a masked, moving container).
+        let tree = makeTree(withInexactParts: false)
+        let root = CALayer(), container = CALayer()
+        container.position = CGPoint(x: 30, y: 40)
+        container.sublayerTransform = CATransform3DMakeScale(0.5, 0.5, 1)
+        container.mask = CALayer()
+        container.add(basic("position.y", from: 0.0, to: 90.0), forKey: "y")
+        root.addSublayer(container)
+        container.addSublayer(tree)
+        let chain = try XCTUnwrap(PresentationTree.ParallelSplit.chain(below: root))
+        XCTAssertTrue(chain.last === tree)
+        XCTAssertEqual(chain.count, 3)
+        XCTAssertNotNil(PresentationTree.ParallelSplit.choose(for: root, threads: 2).split)
+        for t in [0.2, 1.1] {
+            let serial = PresentationTree.evaluate(root, at: t, maximumThreads: 1)
+            assertSameTree(PresentationTree.evaluate(root, at: t, maximumThreads: 2), serial)
+        }
+        // A replicator on the way copies what is below it: no split.
+        let replicator = CAReplicatorLayer()
+        replicator.addSublayer(makeTree(withInexactParts: false))
+        XCTAssertNil(PresentationTree.ParallelSplit.chain(below: replicator))
+    }
+
     func testSmallTreesAndCopyingRootsAreEvaluatedOnOneThread() {
         let small = CALayer()
         for _ in 0..<100 { small.addSublayer(CALayer()) }
