@@ -19,6 +19,7 @@ extension PresentationTree {
     static func sortByZPosition(_ children: inout [Int], from first: Int, zPosition: (Int) -> CGFloat) {
         guard children.count - first > 1 else { return }
         var behind: [ZSortEntry] = [], inFront: [ZSortEntry] = [], level: [Int] = []
+        level.reserveCapacity(children.count - first)
         for index in children[first...] {
             let z = zPosition(index)
             if z < 0 { behind.append(ZSortEntry(z: z, index: index)) }
