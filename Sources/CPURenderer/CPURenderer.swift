@@ -132,9 +132,11 @@ public final class CPURenderer: RenderBackend {
             let mask = item.maskPass.flatMap { passTextures[$0] }
             if item.maskPass != nil, mask == nil { continue }
             if let p = PreparedItem(item, order: order, bounds: bounds, paint: paint, mask: mask) { prepared.append(p) }
+            if item.body?.cornerPair != nil { prepareCorners(of: item, order: order, bounds: bounds, images: images, into: &prepared) }
         }
         let opaque = prepared.indices.filter { prepared[$0].isOpaque }
-        let translucent = prepared.indices.filter { !prepared[$0].isOpaque }
+        // Opaque bodies too where they carry corners, which are drawn in the order.
+        let translucent = prepared.indices.filter { !prepared[$0].isOpaque || prepared[$0].cornerTexels != nil }
         let width = pass.width, height = pass.height
         var owner: UnsafeMutablePointer<Int32>?
         if !opaque.isEmpty {
@@ -151,6 +153,22 @@ public final class CPURenderer: RenderBackend {
         rasterizer.fastPaths = usesFastPaths
         Self.forEachBand(bands, height: height, threads: threads) { rows in
             rasterizer.draw(prepared, opaque: opaque, translucent: translucent, rows: rows)
+        }
+    }
+
+    /// The corners a card's body carries: on the body's prepared item where they lie on whole
+    /// pixels (`BodyCornerTexels`), else as items of their own at the body's place in the order.
+    private func prepareCorners(of item: DrawItem, order: Int, bounds: CGRect, images: ImageProvider,
+                                into prepared: inout [PreparedItem]) {
+        guard let pair = item.body?.cornerPair, let mask = texture(for: pair.mask, images: images) else { return }
+        if usesFastPaths, let texels = BodyCornerTexels(item, mask: mask), prepared.last?.order == Int32(order) {
+            prepared[prepared.count - 1].cornerTexels = texels
+            return
+        }
+        item.forEachBodyCorner { corner in
+            guard let paint = paint(corner, images: images, passTextures: [:]),
+                  let p = PreparedItem(corner, order: order, bounds: bounds, paint: paint, mask: nil) else { return }
+            prepared.append(p)
         }
     }
 

@@ -156,7 +156,7 @@ public final class GLRenderer: RenderBackend {
     /// Draws a pass's items in painter's order, except that fully opaque items are drawn first,
     /// front to back, writing depth where one can hide another: every pixel they hide is then
     /// rejected before shading (on llvmpipe shading is the cost). Translucent items follow in
-    /// order, tested but not writing depth.
+    /// order, tested but not writing depth, with the corners a body carries (`BodyCorners`).
     private func drawItems(_ items: [DrawItem], images: ImageProvider, passTextures: [Int: GLuint]) {
         let count = items.count
         func depth(_ i: Int) -> GLfloat { 1 - GLfloat(i + 1) / GLfloat(count + 1) }
@@ -180,8 +180,10 @@ public final class GLRenderer: RenderBackend {
             glEnable(GLenum(GL_BLEND))
         }
         let opaqueSet = Set(opaque)
-        for i in items.indices where !opaqueSet.contains(i) {
-            enqueue(items[i], depth: depth(i), images: images, passTextures: passTextures)
+        for i in items.indices {
+            if !opaqueSet.contains(i) { enqueue(items[i], depth: depth(i), images: images, passTextures: passTextures) }
+            // A card's corners (blended) at its body's place and depth: they do not overlap it.
+            items[i].forEachBodyCorner { enqueue($0, depth: depth(i), images: images, passTextures: passTextures) }
         }
         flush()
         glDisable(GLenum(GL_DEPTH_TEST))

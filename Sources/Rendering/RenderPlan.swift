@@ -106,8 +106,11 @@ public struct FillBody: Sendable, Equatable {
     public var side: CGFloat
     public var corners: RoundedCorners
     public var band: BorderBand?
-    public init(side: CGFloat, corners: RoundedCorners, band: BorderBand? = nil) {
-        self.side = side; self.corners = corners; self.band = band
+    /// The cut corners drawn by this item too, from one mask pair (`BodyCorners`); nil: corner
+    /// items of their own draw them.
+    public var cornerPair: BodyCorners?
+    public init(side: CGFloat, corners: RoundedCorners, band: BorderBand? = nil, cornerPair: BodyCorners? = nil) {
+        self.side = side; self.corners = corners; self.band = band; self.cornerPair = cornerPair
     }
 
     /// The side of the cut square at each corner, in the order minX-minY, maxX-minY, maxX-maxY,
@@ -290,7 +293,7 @@ extension DrawItem {
          (.minXMaxY, CGPoint(x: x, y: y + h - r)), (.maxXMaxY, CGPoint(x: x + w - r, y: y + h - r))]
     }
 
-    static func cornerSquares(of rect: CGRect, side: CGFloat) -> [(RoundedCorners, CGPoint)] {
+    public static func cornerSquares(of rect: CGRect, side: CGFloat) -> [(RoundedCorners, CGPoint)] {
         cornerSquares(x: rect.minX, y: rect.minY, w: rect.width, h: rect.height, r: side)
     }
 

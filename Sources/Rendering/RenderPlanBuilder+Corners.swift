@@ -8,10 +8,10 @@ extension RenderPlanBuilder {
     /// built every frame, and a scene of rounded cards spent more time here than in the tree walk.
     ///
     /// A rounded background followed by its border with nothing between them (no contents or
-    /// sublayers), drawn axis-aligned, becomes one body — the fill with the border's straight
-    /// parts — and one item per rounded corner with the fill's and the border's corner from a
-    /// mask pair (`DrawItem.borderTint`): corners of one layer do not overlap, so drawing the
-    /// pair at the fill corner's place in the order changes nothing.
+    /// sublayers), drawn axis-aligned, becomes one item: the body — the fill with the border's
+    /// straight parts — carrying its rounded corners as a mask pair (`BodyCorners`), which
+    /// backends draw after the body at its place in the order: corners of one layer do not
+    /// overlap each other or the body, so that changes nothing.
     func cornerPieces(_ items: [DrawItem], _ stopwatch: Stopwatch?) -> [DrawItem] {
         var result: [DrawItem] = []
         // A rounded item becomes up to five (growing the array would move every item so far).
@@ -35,9 +35,9 @@ extension RenderPlanBuilder {
         return result
     }
 
-    /// The body of `fill` with `band` (the straight parts of `border`), then each rounded
-    /// corner: the fill's and the border's corner square as one mask-pair item, or each drawn
-    /// on its own where no mask pair applies.
+    /// The body of `fill` with `band` (the straight parts of `border`) and, where a mask pair
+    /// applies, its rounded corners too (`FillBody.cornerPair`: the card is one item); else the
+    /// fill's and the border's corner squares each drawn on their own after the body.
     private func appendCard(fill: DrawItem, border: DrawItem, band: BorderBand, to result: inout [DrawItem],
                             _ stopwatch: Stopwatch?) {
         guard let shape = fill.shape else { return result.append(fill) }
@@ -46,17 +46,24 @@ extension RenderPlanBuilder {
         var body = fill
         body.shape = nil
         body.body = FillBody(side: r, corners: shape.corners, band: band)
-        result.append(body)
+        let squares = DrawItem.cornerSquares(of: fill.rect, side: r)
         var fillCorner = fill, borderCorner = border
-        for (corner, origin) in DrawItem.cornerSquares(of: fill.rect, side: r) where shape.corners.contains(corner) {
+        // The pair depends on the radius and ring alone (every corner of a card shares it).
+        if let (_, origin) = squares.first(where: { shape.corners.contains($0.0) }) {
             fillCorner.rect = CGRect(x: origin.x, y: origin.y, width: r, height: r)
             borderCorner.rect = fillCorner.rect
-            if let pair = maskingCorner(fillCorner, pairedBorder: borderCorner, stopwatch) {
-                result.append(pair)
-            } else {
-                result.append(maskingCorner(fillCorner, stopwatch))
-                result.append(maskingCorner(borderCorner, stopwatch))
+            if let pair = maskingCorner(fillCorner, pairedBorder: borderCorner, stopwatch),
+               case .image(let mask, _, _, _) = pair.paint, let fillColor = pair.tint, let borderColor = pair.borderTint {
+                body.body?.cornerPair = BodyCorners(mask: mask, fill: fillColor, border: borderColor)
+                return result.append(body)
             }
+        }
+        result.append(body)
+        for (corner, origin) in squares where shape.corners.contains(corner) {
+            fillCorner.rect = CGRect(x: origin.x, y: origin.y, width: r, height: r)
+            borderCorner.rect = fillCorner.rect
+            result.append(maskingCorner(fillCorner, stopwatch))
+            result.append(maskingCorner(borderCorner, stopwatch))
         }
     }
 }

@@ -109,9 +109,8 @@ public struct RenderPlanBuilder {
         }
         guard let mask = rasterizer.rasterize(request, stopwatch: stopwatch) else { return nil }
         // One mask for all four corners (so corners batch into one draw): each takes its quadrant.
-        let quadrant = CGRect(x: atMinX ? 0 : 0.5, y: atMinY ? 0 : 0.5, width: 0.5, height: 0.5)
         var masked = item
-        masked.paint = .image(mask.image, source: quadrant, minification: .linear, magnification: .linear)
+        masked.paint = .image(mask.image, source: DrawItem.quadrant(of: corner), minification: .linear, magnification: .linear)
         masked.tint = color
         masked.borderTint = borderColor
         masked.shape = nil

@@ -8,9 +8,9 @@ import TestSupport
 import ImageIO
 import ContentRaster
 
-/// Rounded cards with borders on whole pixels: the plan gives one body and one mask-pair item
-/// per rounded corner (split and masked in one walk), the CPU draws those pairs texel by texel,
-/// and both backends draw the analytic shape.
+/// Rounded cards with borders on whole pixels: the plan gives one body per card carrying its
+/// rounded corners as one mask pair (split and masked in one walk), the CPU draws those corners
+/// texel by texel, and both backends draw the analytic shape.
 final class PairedCornerTexelTests: XCTestCase {
     static let fill = CGColor(red: 0.2, green: 0.5, blue: 0.8, alpha: 1)
     static let background = CGColor(gray: 0.1, alpha: 1)
@@ -47,16 +47,54 @@ final class PairedCornerTexelTests: XCTestCase {
             .plan(for: PresentationTree.evaluate(root, at: 0))
     }
 
-    func testEachCardIsOneBodyAndOneItemPerRoundedCornerInDrawingOrder() {
+    func testEachCardIsOneItemCarryingItsRoundedCornersInDrawingOrder() {
         let items = plan(scene()).passes[0].items
-        // Card 1: body + 4 pairs, the plain layer, card 2: body + 2 pairs.
-        XCTAssertEqual(items.count, 9)
-        XCTAssertEqual(items.map { $0.body != nil }, [true, false, false, false, false, false, true, false, false])
-        XCTAssertEqual(items.map { $0.borderTint != nil }, [false, true, true, true, true, false, false, true, true])
-        XCTAssertNil(items[5].shape, "the plain layer between the cards stays as it was")
-        // Card 2's pairs are its minX-minY and maxX-maxY corners (layer space), in that order.
-        XCTAssertEqual(items[7].rect, CGRect(x: 0, y: 0, width: 16, height: 16))
-        XCTAssertEqual(items[8].rect, CGRect(x: 68 - 16, y: 80 - 16, width: 16, height: 16))
+        // Card 1's body with its 4 corners, the plain layer, card 2's body with 2 corners.
+        XCTAssertEqual(items.count, 3)
+        XCTAssertEqual(items.map { $0.body != nil }, [true, false, true])
+        XCTAssertEqual(items.map { $0.body?.cornerPair != nil }, [true, false, true])
+        XCTAssertNil(items[1].shape, "the plain layer between the cards stays as it was")
+        func corners(_ item: DrawItem) -> [DrawItem] {
+            var result: [DrawItem] = []
+            item.forEachBodyCorner { result.append($0) }
+            return result
+        }
+        XCTAssertEqual(corners(items[0]).count, 4)
+        XCTAssertTrue(corners(items[0]).allSatisfy { $0.borderTint != nil && $0.tint != nil && $0.body == nil })
+        // Card 2's corners are its minX-minY and maxX-maxY corners (layer space), in that order,
+        // each sampling its quadrant of the pair.
+        let second = corners(items[2])
+        XCTAssertEqual(second.map(\.rect), [CGRect(x: 0, y: 0, width: 16, height: 16), CGRect(x: 68 - 16, y: 80 - 16, width: 16, height: 16)])
+        let quadrants = second.compactMap { item -> CGRect? in
+            if case .image(_, let source, _, _) = item.paint { return source }
+            return nil
+        }
+        XCTAssertEqual(quadrants, [CGRect(x: 0, y: 0, width: 0.5, height: 0.5), CGRect(x: 0.5, y: 0.5, width: 0.5, height: 0.5)])
+    }
+
+    /// A body's corners drawn from the body (`BodyCornerTexels`) against the same corners as
+    /// items of their own right after it (each through the per-item texel loop) and through the
+    /// GPU: byte-identical on the CPU at any thread count, GPU vs CPU ≥ 40 dB.
+    func testCornersCarriedByTheBodyDrawWhatCornerItemsDraw() throws {
+        let carried = plan(scene())
+        var separate = carried
+        separate.passes[0].items = carried.passes[0].items.flatMap { item -> [DrawItem] in
+            var body = item
+            body.body?.cornerPair = nil
+            var result = [body]
+            item.forEachBodyCorner { result.append($0) }
+            return result
+        }
+        XCTAssertEqual(separate.passes[0].items.count, 9)
+        let fromBodies = try XCTUnwrap(CPURenderer(threads: 2).render(carried, images: FileImageProvider()))
+        for threads in [1, 3] {
+            let fromItems = try XCTUnwrap(CPURenderer(threads: threads).render(separate, images: FileImageProvider()))
+            XCTAssertEqual(fromBodies.pixels, fromItems.pixels, "\(threads) threads")
+        }
+        let gpu = try XCTUnwrap(try TestBackends.gpu().render(carried, images: FileImageProvider()))
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(ImageComparison.compare(gpu, fromBodies)).psnr, 40)
+        let gpuItems = try XCTUnwrap(try TestBackends.gpu().render(separate, images: FileImageProvider()))
+        XCTAssertEqual(gpu.pixels, gpuItems.pixels, "the GPU draws the carried corners as it draws corner items")
     }
 
     /// The texel loop (whole pixels) against the bilinear loop: the same plan with every item
