@@ -78,8 +78,9 @@ extension PassRasterizer {
         var colors = PairedCornerColors(fill: corners.fill, border: corners.border, opacity: opacity)
         let side = corners.side
         for corner in corners.corners {
-            let columns = max(corner.x, 0)..<min(corner.x + side, width)
-            guard !columns.isEmpty else { continue }
+            let first = max(corner.x, 0), end = min(corner.x + side, width)
+            guard first < end else { continue }
+            let columns = first..<end
             for y in rows.clamped(to: corner.y..<(corner.y + side)) {
                 let texelRow = texels + (y - corner.y + corner.texelY) * tw + corner.texelX - corner.x
                 let row = pixels + y * width

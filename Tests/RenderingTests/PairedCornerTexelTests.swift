@@ -91,6 +91,17 @@ final class PairedCornerTexelTests: XCTestCase {
             let fromItems = try XCTUnwrap(CPURenderer(threads: threads).render(separate, images: FileImageProvider()))
             XCTAssertEqual(fromBodies.pixels, fromItems.pixels, "\(threads) threads")
         }
+        // Moved by whole pixels so the cards hang off every edge of the frame (corners cut).
+        for (dx, dy) in [(120.0, 70.0), (-50.0, -60.0), (40.0, -70.0)] {
+            var moved = (carried, separate)
+            let move = CATransform3DMakeTranslation(dx, dy, 0)
+            for i in moved.0.passes[0].items.indices { moved.0.passes[0].items[i].transform = moved.0.passes[0].items[i].transform.concatenating(move) }
+            for i in moved.1.passes[0].items.indices { moved.1.passes[0].items[i].transform = moved.1.passes[0].items[i].transform.concatenating(move) }
+            let a = try XCTUnwrap(CPURenderer(threads: 2).render(moved.0, images: FileImageProvider()))
+            let b = try XCTUnwrap(CPURenderer(threads: 1).render(moved.1, images: FileImageProvider()))
+            XCTAssertEqual(a.pixels, b.pixels, "moved by (\(dx), \(dy))")
+            XCTAssertGreaterThan(Set(a.pixels).count, 5, "part of a card shows")
+        }
         let gpu = try XCTUnwrap(try TestBackends.gpu().render(carried, images: FileImageProvider()))
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(ImageComparison.compare(gpu, fromBodies)).psnr, 40)
         let gpuItems = try XCTUnwrap(try TestBackends.gpu().render(separate, images: FileImageProvider()))
