@@ -255,7 +255,12 @@ void main() {
 #elif defined(PAIRED)
     // What drawing the fill (coverage m.r) and then its border (m.g) over it at opacity o gives:
     // o·(B·m.g + F·m.r·(1 − o·Bα·m.g)), o applied below.
+#if defined(EXACT_TEXELS)
+    // One texel per pixel, centre on centre: the texel itself (what filtering there returns).
+    vec4 m = texelFetch(u_texture, ivec2(v_uv * vec2(textureSize(u_texture, 0))), 0);
+#else
     vec4 m = texture(u_texture, v_uv);
+#endif
     vec4 color = v_band * m.g + v_color * m.r * (1.0 - v_params.x * v_band.a * m.g);
 #elif defined(TEXTURED)
     vec4 color = texture(u_texture, v_uv) * v_color;
