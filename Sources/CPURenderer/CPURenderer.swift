@@ -92,21 +92,20 @@ public final class CPURenderer: RenderBackend {
     private func draw(_ pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, extents: UnsafeMutablePointer<Int32>,
                       start: TargetExtents.Start, images: ImageProvider, passTextures: [Int: Texture]) {
         TargetExtents.clear(pixels, width: pass.width, height: pass.height, to: pass.clearColor, extents: extents, start: start)
-        var segment: [DrawItem] = []
-        for item in pass.items {
-            if case .blur(let source, let sigma, let horizontal) = item.paint {
-                draw(segment, pass: pass, into: pixels, extents: extents, images: images, passTextures: passTextures)
-                segment.removeAll()
+        // Runs of items between blurs, as slices of the pass's items (not copies).
+        var segmentStart = pass.items.startIndex
+        for index in pass.items.indices {
+            if case .blur(let source, let sigma, let horizontal) = pass.items[index].paint {
+                draw(pass.items[segmentStart..<index], pass: pass, into: pixels, extents: extents, images: images, passTextures: passTextures)
+                segmentStart = index + 1
                 if let texture = passTextures[source] {
                     Blur(source: texture, sigma: Float(sigma), horizontal: horizontal)
                         .apply(into: pixels, width: pass.width, height: pass.height, threads: threads)
                     TargetExtents.setFull(extents, height: pass.height, width: pass.width)
                 }
-            } else {
-                segment.append(item)
             }
         }
-        draw(segment, pass: pass, into: pixels, extents: extents, images: images, passTextures: passTextures)
+        draw(pass.items[segmentStart...], pass: pass, into: pixels, extents: extents, images: images, passTextures: passTextures)
     }
 
     /// The target of pass `index`, reused across frames while its size is unchanged (new memory
@@ -121,7 +120,7 @@ public final class CPURenderer: RenderBackend {
         return texture
     }
 
-    private func draw(_ items: [DrawItem], pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, extents: UnsafeMutablePointer<Int32>,
+    private func draw(_ items: ArraySlice<DrawItem>, pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, extents: UnsafeMutablePointer<Int32>,
                       images: ImageProvider, passTextures: [Int: Texture]) {
         guard !items.isEmpty else { return }
         let bounds = CGRect(x: 0, y: 0, width: pass.width, height: pass.height)

@@ -108,6 +108,42 @@ final class PairedCornerTexelTests: XCTestCase {
         XCTAssertEqual(gpu.pixels, gpuItems.pixels, "the GPU draws the carried corners as it draws corner items")
     }
 
+    /// Cards of different radii and borders in turn each carry their own pair (the walk keeps
+    /// the last pair it asked for, which must not leak into the next card's), and cards that
+    /// share radius and border share one image.
+    func testEachCardCarriesThePairOfItsOwnRadiusAndBorder() throws {
+        let root = CALayer()
+        root.bounds = CGRect(x: 0, y: 0, width: 200, height: 60)
+        root.position = CGPoint(x: 100, y: 30)
+        let specs: [(radius: CGFloat, border: CGFloat)] = [(16, 4), (12, 4), (12, 2), (16, 4)]
+        for (i, spec) in specs.enumerated() {
+            let card = CALayer()
+            card.frame = CGRect(x: 4 + 48 * CGFloat(i), y: 10, width: 44, height: 40)
+            card.backgroundColor = Self.fill
+            card.cornerRadius = spec.radius
+            card.borderWidth = spec.border
+            card.borderColor = CGColor(gray: 1, alpha: 1)
+            root.addSublayer(card)
+        }
+        let items = RenderPlanBuilder(width: 200, height: 60, background: Self.background, contentRasterizer: ContentCache())
+            .plan(for: PresentationTree.evaluate(root, at: 0)).passes[0].items
+        let pairs = items.compactMap { $0.body?.cornerPair }
+        XCTAssertEqual(pairs.count, 4)
+        XCTAssertEqual(pairs.map { $0.mask.width }, [32, 24, 24, 32])
+        XCTAssertTrue(pairs[0].mask === pairs[3].mask, "one image for equal cards")
+        XCTAssertFalse(pairs[1].mask === pairs[2].mask, "another ring, another pair")
+        // Each pair's ring (green) beside the top-left corner's end of the arc: full coverage in
+        // the middle of the ring's rows (within 5/255 of the edge's anti-aliasing), none a pixel
+        // inside it.
+        for (pair, spec) in zip(pairs, specs) {
+            let pixels = try XCTUnwrap(FileImageProvider().pixels(for: pair.mask))
+            func green(_ x: Int, _ y: Int) -> UInt8 { pixels.pixels[(y * pixels.width + x) * 4 + 1] }
+            let r = Int(spec.radius), border = Int(spec.border)
+            XCTAssertGreaterThanOrEqual(green(r - 1, border / 2), 250, "ring of radius \(r), border \(border)")
+            XCTAssertEqual(green(r - 1, border + 1), 0, "inside border \(border)")
+        }
+    }
+
     /// The texel loop (whole pixels) against the bilinear loop: the same plan with every item
     /// scaled by 1 + 2·10⁻⁵ about the origin (under 0.004 pixel anywhere), which no longer maps
     /// pixels onto whole texels. Tolerance: one step of 8 bits (the bilinear weights of a sample
