@@ -88,7 +88,7 @@ extension PassRasterizer {
                 for x in columns {
                     if let ownerRow, ownerRow[x] > order { continue }
                     guard let source = colors.source(texelRow[x]) else { continue }
-                    row[x] = PackedSpans.over(source, row[x])
+                    PackedSpans.blend(source, into: row + x)
                 }
             }
         }

@@ -42,7 +42,7 @@ extension PassRasterizer {
             for x in span {
                 if let ownerRow, ownerRow[x] > order { continue }
                 guard let source = colors.source(texelRow[min(max(x + offset.0, 0), tw - 1)]) else { continue }
-                row[x] = PackedSpans.over(source, row[x])
+                PackedSpans.blend(source, into: row + x)
             }
         }
         return true
