@@ -39,7 +39,8 @@
 // CONTINUOUS for continuous corners), BODY (a rounded fill's middle: the corner squares of
 // i_radii's sides discarded, pixels within i_params.y of the edges in i_band), PAIRED (with
 // TEXTURED: a corner-mask pair, red the fill's coverage of i_color, green the border's of
-// i_band, the border composited over the fill in one fragment), MASKED,
+// i_band, the border composited over the fill in one fragment; with EXACT_TEXELS where the pair
+// lies one texel per pixel, centre on centre, its texels read instead of filtered), MASKED,
 // COLOR_MATRIX and one of BLEND_SEPARABLE / BLEND_NONSEPARABLE (defined right after #version),
 // so plain quads never pay for corner math, masks, blending maths or a branch (llvmpipe shades
 // every fragment on the CPU, and runs both sides of every branch and select).
