@@ -39,7 +39,8 @@
 // CONTINUOUS for continuous corners), BODY (a rounded fill's middle: the corner squares of
 // i_radii's sides discarded, pixels within i_params.y of the edges in i_band), PAIRED (with
 // TEXTURED: a corner-mask pair, red the fill's coverage of i_color, green the border's of
-// i_band, the border composited over the fill in one fragment), MASKED,
+// i_band, the border composited over the fill in one fragment; with EXACT_TEXELS where the pair
+// lies one texel per pixel, centre on centre, its texels read instead of filtered), MASKED,
 // COLOR_MATRIX and one of BLEND_SEPARABLE / BLEND_NONSEPARABLE (defined right after #version),
 // so plain quads never pay for corner math, masks, blending maths or a branch (llvmpipe shades
 // every fragment on the CPU, and runs both sides of every branch and select).
@@ -255,7 +256,12 @@ void main() {
 #elif defined(PAIRED)
     // What drawing the fill (coverage m.r) and then its border (m.g) over it at opacity o gives:
     // o·(B·m.g + F·m.r·(1 − o·Bα·m.g)), o applied below.
+#if defined(EXACT_TEXELS)
+    // One texel per pixel, centre on centre: the texel itself (what filtering there returns).
+    vec4 m = texelFetch(u_texture, ivec2(v_uv * vec2(textureSize(u_texture, 0))), 0);
+#else
     vec4 m = texture(u_texture, v_uv);
+#endif
     vec4 color = v_band * m.g + v_color * m.r * (1.0 - v_params.x * v_band.a * m.g);
 #elif defined(TEXTURED)
     vec4 color = texture(u_texture, v_uv) * v_color;

@@ -92,21 +92,20 @@ public final class CPURenderer: RenderBackend {
     private func draw(_ pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, extents: UnsafeMutablePointer<Int32>,
                       start: TargetExtents.Start, images: ImageProvider, passTextures: [Int: Texture]) {
         TargetExtents.clear(pixels, width: pass.width, height: pass.height, to: pass.clearColor, extents: extents, start: start)
-        var segment: [DrawItem] = []
-        for item in pass.items {
-            if case .blur(let source, let sigma, let horizontal) = item.paint {
-                draw(segment, pass: pass, into: pixels, extents: extents, images: images, passTextures: passTextures)
-                segment.removeAll()
+        // Runs of items between blurs, as slices of the pass's items (not copies).
+        var segmentStart = pass.items.startIndex
+        for index in pass.items.indices {
+            if case .blur(let source, let sigma, let horizontal) = pass.items[index].paint {
+                draw(pass.items[segmentStart..<index], pass: pass, into: pixels, extents: extents, images: images, passTextures: passTextures)
+                segmentStart = index + 1
                 if let texture = passTextures[source] {
                     Blur(source: texture, sigma: Float(sigma), horizontal: horizontal)
                         .apply(into: pixels, width: pass.width, height: pass.height, threads: threads)
                     TargetExtents.setFull(extents, height: pass.height, width: pass.width)
                 }
-            } else {
-                segment.append(item)
             }
         }
-        draw(segment, pass: pass, into: pixels, extents: extents, images: images, passTextures: passTextures)
+        draw(pass.items[segmentStart...], pass: pass, into: pixels, extents: extents, images: images, passTextures: passTextures)
     }
 
     /// The target of pass `index`, reused across frames while its size is unchanged (new memory
@@ -121,7 +120,7 @@ public final class CPURenderer: RenderBackend {
         return texture
     }
 
-    private func draw(_ items: [DrawItem], pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, extents: UnsafeMutablePointer<Int32>,
+    private func draw(_ items: ArraySlice<DrawItem>, pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, extents: UnsafeMutablePointer<Int32>,
                       images: ImageProvider, passTextures: [Int: Texture]) {
         guard !items.isEmpty else { return }
         let bounds = CGRect(x: 0, y: 0, width: pass.width, height: pass.height)
@@ -132,9 +131,11 @@ public final class CPURenderer: RenderBackend {
             let mask = item.maskPass.flatMap { passTextures[$0] }
             if item.maskPass != nil, mask == nil { continue }
             if let p = PreparedItem(item, order: order, bounds: bounds, paint: paint, mask: mask) { prepared.append(p) }
+            if item.body?.cornerPair != nil { prepareCorners(of: item, order: order, bounds: bounds, images: images, into: &prepared) }
         }
         let opaque = prepared.indices.filter { prepared[$0].isOpaque }
-        let translucent = prepared.indices.filter { !prepared[$0].isOpaque }
+        // Opaque bodies too where they carry corners, which are drawn in the order.
+        let translucent = prepared.indices.filter { !prepared[$0].isOpaque || prepared[$0].cornerTexels != nil }
         let width = pass.width, height = pass.height
         var owner: UnsafeMutablePointer<Int32>?
         if !opaque.isEmpty {
@@ -151,6 +152,22 @@ public final class CPURenderer: RenderBackend {
         rasterizer.fastPaths = usesFastPaths
         Self.forEachBand(bands, height: height, threads: threads) { rows in
             rasterizer.draw(prepared, opaque: opaque, translucent: translucent, rows: rows)
+        }
+    }
+
+    /// The corners a card's body carries: on the body's prepared item where they lie on whole
+    /// pixels (`BodyCornerTexels`), else as items of their own at the body's place in the order.
+    private func prepareCorners(of item: DrawItem, order: Int, bounds: CGRect, images: ImageProvider,
+                                into prepared: inout [PreparedItem]) {
+        guard let pair = item.body?.cornerPair, let mask = texture(for: pair.mask, images: images) else { return }
+        if usesFastPaths, let texels = BodyCornerTexels(item, mask: mask), prepared.last?.order == Int32(order) {
+            prepared[prepared.count - 1].cornerTexels = texels
+            return
+        }
+        item.forEachBodyCorner { corner in
+            guard let paint = paint(corner, images: images, passTextures: [:]),
+                  let p = PreparedItem(corner, order: order, bounds: bounds, paint: paint, mask: nil) else { return }
+            prepared.append(p)
         }
     }
 

@@ -5,7 +5,7 @@ extension PassRasterizer {
     /// placed on whole pixels, as the rounded cards of a scene are: one texel read per pixel
     /// instead of a bilinear sample, and the pair's transparent texels (outside the curve)
     /// skipped. The colour is computed with the same Float operations as `PairedCorner` over a
-    /// `LinearSource`, which a sample at a texel centre reduces to; returns false (nothing
+    /// `LinearSource`, which a sample at a texel centre reduces to (`PairedCornerColors`); returns false (nothing
     /// drawn) when the item does not qualify, for the general loop to draw it.
     func drawPairedCornerTexels(_ item: PreparedItem, texture: Texture, border: SIMD4<Float>, rows: Range<Int>,
                                 claiming: Bool) -> Bool {
@@ -14,22 +14,10 @@ extension PassRasterizer {
         let texel = item.texelNumerators(width: tw, height: th)
         let d = item.denominator
         guard let offset = Self.texelOffset(u: texel.u - d * 0.5, v: texel.v - d * 0.5, d: d) else { return false }
-        let fill = item.tint ?? SIMD4(repeating: 1)
-        let opacity = item.opacity
         let texels = UnsafeRawPointer(texture.level0.base).assumingMemoryBound(to: UInt32.self)
         let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
         let order = item.order
-        /// The widened premultiplied colour of mask texel `t`, rounded to 8 bits as
-        /// `SourceOverCompositor` rounds it (the packed blend then matches its blend exactly).
-        func source(_ t: UInt32) -> UInt64 {
-            let m = SIMD2<Float>(Float(t & 0xFF), Float(t >> 8 & 0xFF)) * (1 / 255)
-            // PairedCorner's colour: border · g + fill · r · (1 − opacity · Bα · g).
-            let color = border * m.y + fill * (m.x * (1 - opacity * border.w * m.y))
-            return PackedSpans.widen(PackedSpans.pack(color * opacity))
-        }
-        // Masks hold long runs of one texel (inside the fill, along the ring): one colour
-        // computed per run.
-        var lastKey: UInt32 = 0, lastSource: UInt64 = 0
+        var colors = PairedCornerColors(fill: item.tint ?? SIMD4(repeating: 1), border: border, opacity: item.opacity)
         // An item on whole texels is an axis-aligned rectangle on the target (unless split into
         // a polygon): every row but its first and last (whose centres may lie outside) has the
         // same span, found once (a small item's rows would spend more on their spans than on
@@ -53,12 +41,8 @@ extension PassRasterizer {
             let row = pixels + y * width
             for x in span {
                 if let ownerRow, ownerRow[x] > order { continue }
-                let t = texelRow[min(max(x + offset.0, 0), tw - 1)]
-                // Neither coverage: source-over of nothing leaves the pixel as it is.
-                let key = t & 0xFFFF
-                guard key != 0 else { continue }
-                if key != lastKey { lastKey = key; lastSource = source(t) }
-                row[x] = PackedSpans.over(lastSource, row[x])
+                guard let source = colors.source(texelRow[min(max(x + offset.0, 0), tw - 1)]) else { continue }
+                PackedSpans.blend(source, into: row + x)
             }
         }
         return true

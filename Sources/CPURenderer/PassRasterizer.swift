@@ -23,8 +23,13 @@ struct PassRasterizer {
             markWritten(items[i], rows: rows)
         }
         for i in translucent {
-            draw(items[i], rows: rows, claiming: false)
-            markWritten(items[i], rows: rows)
+            let item = items[i]
+            if !item.isOpaque {
+                draw(item, rows: rows, claiming: false)
+                markWritten(item, rows: rows)
+            }
+            // Within the body's rectangle, which it marked written.
+            if let corners = item.cornerTexels { drawBodyCorners(corners, order: item.order, opacity: item.opacity, rows: rows) }
         }
     }
 

@@ -27,6 +27,8 @@ struct PreparedItem {
     let body: BodyCoverage?
     /// A corner-mask pair's border colour (`DrawItem.borderTint`); `tint` is then the fill's.
     let borderTint: SIMD4<Float>?
+    /// A body's corners drawn on whole pixels after it (`FillBody.cornerPair`).
+    var cornerTexels: BodyCornerTexels?
 
     init?(_ item: DrawItem, order: Int, bounds: CGRect, paint: PreparedPaint, mask: Texture?) {
         guard item.rect.width > 0, item.rect.height > 0 else { return nil }

@@ -156,7 +156,7 @@ public final class GLRenderer: RenderBackend {
     /// Draws a pass's items in painter's order, except that fully opaque items are drawn first,
     /// front to back, writing depth where one can hide another: every pixel they hide is then
     /// rejected before shading (on llvmpipe shading is the cost). Translucent items follow in
-    /// order, tested but not writing depth.
+    /// order, tested but not writing depth, with the corners a body carries (`BodyCorners`).
     private func drawItems(_ items: [DrawItem], images: ImageProvider, passTextures: [Int: GLuint]) {
         let count = items.count
         func depth(_ i: Int) -> GLfloat { 1 - GLfloat(i + 1) / GLfloat(count + 1) }
@@ -180,8 +180,10 @@ public final class GLRenderer: RenderBackend {
             glEnable(GLenum(GL_BLEND))
         }
         let opaqueSet = Set(opaque)
-        for i in items.indices where !opaqueSet.contains(i) {
-            enqueue(items[i], depth: depth(i), images: images, passTextures: passTextures)
+        for i in items.indices {
+            if !opaqueSet.contains(i) { enqueue(items[i], depth: depth(i), images: images, passTextures: passTextures) }
+            // A card's corners (blended) at its body's place and depth: they do not overlap it.
+            items[i].forEachBodyCorner { enqueue($0, depth: depth(i), images: images, passTextures: passTextures) }
         }
         flush()
         glDisable(GLenum(GL_DEPTH_TEST))
@@ -255,6 +257,7 @@ public final class GLRenderer: RenderBackend {
             key.magFilter = magnification == .nearest ? GL_NEAREST : GL_LINEAR
             uv = source
             color = item.tint ?? Self.white
+            key.variant.exactTexels = item.borderTint != nil && Self.mapsTexelsOntoPixels(item, image: image, source: source)
         case .pass(let id, let source):
             guard let texture = passTextures[id] else { return }
             key.texture = texture
@@ -320,6 +323,18 @@ public final class GLRenderer: RenderBackend {
             }.flatMap { $0 })
         }
         if item.blendMode.readsBackdrop { flush() }
+    }
+
+    /// Whether `item` shows `source` of `image` one texel per pixel, texel centres on pixel
+    /// centres (a corner-mask pair on whole pixels): sampling is then a texel read.
+    private static func mapsTexelsOntoPixels(_ item: DrawItem, image: CGImage, source: CGRect) -> Bool {
+        let m = item.transform
+        guard m.m11 == 1, m.m22 == 1, m.m12 == 0, m.m21 == 0, m.m14 == 0, m.m24 == 0, m.m44 == 1, item.polygon == nil else { return false }
+        let x = item.rect.minX + m.m41, y = item.rect.minY + m.m42
+        return x == x.rounded() && y == y.rounded() && source.width * CGFloat(image.width) == item.rect.width
+            && source.height * CGFloat(image.height) == item.rect.height
+            && (source.minX * CGFloat(image.width)).rounded() == source.minX * CGFloat(image.width)
+            && (source.minY * CGFloat(image.height)).rounded() == source.minY * CGFloat(image.height)
     }
 
     /// Draws the collected batch in one instanced call (or one polygon, given its corners).

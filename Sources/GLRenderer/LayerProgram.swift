@@ -15,12 +15,14 @@ struct LayerProgram {
         /// A corner-mask pair: the border colour (`i_band`) over the fill colour by the texture's
         /// green and red channels (`DrawItem.borderTint`), with `textured`.
         var paired = false
+        /// With `paired`: the item shows its texels one per pixel (read, not filtered).
+        var exactTexels = false
         /// Reads a copy of the backdrop: the blend family, or nil for fixed-function blending.
         var blend: BlendMode.Family?
         var defines: String {
             (textured ? "#define TEXTURED 1\n" : "") + (tinted ? "#define TINTED 1\n" : "") + (gradient ? "#define GRADIENT 1\n" : "")
                 + (shaped ? "#define SHAPED 1\n" : "") + (continuous ? "#define CONTINUOUS 1\n" : "") + (masked ? "#define MASKED 1\n" : "")
-                + (colorMatrix ? "#define COLOR_MATRIX 1\n" : "") + (body ? "#define BODY 1\n" : "") + (paired ? "#define PAIRED 1\n" : "")
+                + (colorMatrix ? "#define COLOR_MATRIX 1\n" : "") + (body ? "#define BODY 1\n" : "") + (paired ? "#define PAIRED 1\n" : "") + (exactTexels ? "#define EXACT_TEXELS 1\n" : "")
                 + (blend == .separable ? "#define BLEND_SEPARABLE 1\n" : blend == .nonSeparable ? "#define BLEND_NONSEPARABLE 1\n" : "")
         }
     }

@@ -43,6 +43,9 @@ extension DrawItem: CustomStringConvertible {
         if let body {
             parts.append("cut \(Self.format(body.side))\(body.corners == .all ? "" : " corners \(body.corners.rawValue)")")
             if let band = body.band { parts.append("band \(Self.format(band.width)) \(band.color)") }
+            if let pair = body.cornerPair {
+                parts.append("corner pair \(pair.mask.width)x\(pair.mask.height) fill \(pair.fill) border \(pair.border)")
+            }
         }
         if let borderTint { parts.append("border tint \(borderTint)") }
         if let maskPass { parts.append("mask pass \(maskPass)") }

@@ -106,8 +106,11 @@ public struct FillBody: Sendable, Equatable {
     public var side: CGFloat
     public var corners: RoundedCorners
     public var band: BorderBand?
-    public init(side: CGFloat, corners: RoundedCorners, band: BorderBand? = nil) {
-        self.side = side; self.corners = corners; self.band = band
+    /// The cut corners drawn by this item too, from one mask pair (`BodyCorners`); nil: corner
+    /// items of their own draw them.
+    public var cornerPair: BodyCorners?
+    public init(side: CGFloat, corners: RoundedCorners, band: BorderBand? = nil, cornerPair: BodyCorners? = nil) {
+        self.side = side; self.corners = corners; self.band = band; self.cornerPair = cornerPair
     }
 
     /// The side of the cut square at each corner, in the order minX-minY, maxX-minY, maxX-maxY,
@@ -290,7 +293,7 @@ extension DrawItem {
          (.minXMaxY, CGPoint(x: x, y: y + h - r)), (.maxXMaxY, CGPoint(x: x + w - r, y: y + h - r))]
     }
 
-    static func cornerSquares(of rect: CGRect, side: CGFloat) -> [(RoundedCorners, CGPoint)] {
+    public static func cornerSquares(of rect: CGRect, side: CGFloat) -> [(RoundedCorners, CGPoint)] {
         cornerSquares(x: rect.minX, y: rect.minY, w: rect.width, h: rect.height, r: side)
     }
 
@@ -309,8 +312,8 @@ extension DrawItem {
         let r = min(shape.continuous ? shape.radius * 1.528665 : shape.radius, min(rect.width, rect.height) / 2)
         let t = min(width, rect.width / 2, rect.height / 2)
         guard depthTransform == nil,
-              edgesClearPixelCentres(xs: [rect.minX + r, rect.maxX - r, rect.minX + t, rect.maxX - t],
-                                     ys: [rect.minY + r, rect.maxY - r, rect.minY + t, rect.maxY - t])
+              edgesClearPixelCentres(xs: (rect.minX + r, rect.maxX - r, rect.minX + t, rect.maxX - t),
+                                     ys: (rect.minY + r, rect.maxY - r, rect.minY + t, rect.maxY - t))
         else { return nil }
         // B + F·(1 − Bα·opacity) drawn at the items' opacity equals F then B drawn over it.
         let k = 1 - color.alpha * opacity
@@ -325,14 +328,18 @@ extension DrawItem {
     /// snapped to 1/256 pixel — cover; only away from centres do the two always agree, so no
     /// pixel is drawn twice or missed along the cuts (rotated or fractional layers keep the
     /// band pieces).
-    func edgesClearPixelCentres(xs: [CGFloat], ys: [CGFloat]) -> Bool {
+    func edgesClearPixelCentres(xs: (CGFloat, CGFloat, CGFloat, CGFloat), ys: (CGFloat, CGFloat, CGFloat, CGFloat)) -> Bool {
         let m = transform
         guard m.m12 == 0, m.m21 == 0, m.m14 == 0, m.m24 == 0, m.m44 == 1, m.m11 != 0, m.m22 != 0 else { return false }
         func clear(_ v: CGFloat) -> Bool {
             let f = v - 0.5
             return abs(f - f.rounded()) >= 1.0 / 64
         }
-        return xs.allSatisfy { clear($0 * m.m11 + m.m41) } && ys.allSatisfy { clear($0 * m.m22 + m.m42) }
+        // Tuples, not arrays: checked for every rounded card of every frame.
+        func clearX(_ v: CGFloat) -> Bool { clear(v * m.m11 + m.m41) }
+        func clearY(_ v: CGFloat) -> Bool { clear(v * m.m22 + m.m42) }
+        return clearX(xs.0) && clearX(xs.1) && clearX(xs.2) && clearX(xs.3)
+            && clearY(ys.0) && clearY(ys.1) && clearY(ys.2) && clearY(ys.3)
     }
 }
 

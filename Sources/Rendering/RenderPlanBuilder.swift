@@ -84,6 +84,20 @@ public struct RenderPlanBuilder {
     }
 
     func maskingCorner(_ item: DrawItem, pairedBorder border: DrawItem?, _ stopwatch: Stopwatch?) -> DrawItem? {
+        var memo: CornerPairMemo?
+        return maskingCorner(item, pairedBorder: border, stopwatch, memo: &memo)
+    }
+
+    /// The last corner-mask pair a walk over a pass's items asked for (the cards of a scene
+    /// mostly share one): looked up once, not once per card.
+    struct CornerPairMemo {
+        var radius: Int
+        var ringWidth: CGFloat
+        var mask: RasterizedContent
+    }
+
+    func maskingCorner(_ item: DrawItem, pairedBorder border: DrawItem?, _ stopwatch: Stopwatch?,
+                       memo: inout CornerPairMemo?) -> DrawItem? {
         guard let rasterizer = contentRasterizer, case .solid(let color) = item.paint, let shape = item.shape,
               shape.isRounded, !shape.continuous, item.maskPass == nil, item.polygon == nil,
               item.rect.width == shape.radius, item.rect.height == shape.radius else { return nil }
@@ -98,20 +112,27 @@ public struct RenderPlanBuilder {
         guard (1...256).contains(size) else { return nil }
         // The ring width in mask texels, in eighths so that equal borders share a mask.
         func texels(_ width: CGFloat) -> CGFloat { (width * CGFloat(size) / shape.radius * 8).rounded() / 8 }
-        let request: ContentRequest
+        let mask: RasterizedContent
         var borderColor: PremultipliedColor?
         if let border {
             guard let width = border.borderWidth, case .solid(let c) = border.paint else { return nil }
-            request = .cornerMaskPair(radius: size, ringWidth: texels(width))
             borderColor = c
+            let ring = texels(width)
+            if let memo, memo.radius == size, memo.ringWidth == ring {
+                mask = memo.mask
+            } else {
+                guard let made = rasterizer.rasterize(.cornerMaskPair(radius: size, ringWidth: ring), stopwatch: stopwatch) else { return nil }
+                mask = made
+                memo = CornerPairMemo(radius: size, ringWidth: ring, mask: made)
+            }
         } else {
-            request = .cornerMask(radius: size, ringWidth: item.borderWidth.map(texels))
+            guard let made = rasterizer.rasterize(.cornerMask(radius: size, ringWidth: item.borderWidth.map(texels)), stopwatch: stopwatch)
+            else { return nil }
+            mask = made
         }
-        guard let mask = rasterizer.rasterize(request, stopwatch: stopwatch) else { return nil }
         // One mask for all four corners (so corners batch into one draw): each takes its quadrant.
-        let quadrant = CGRect(x: atMinX ? 0 : 0.5, y: atMinY ? 0 : 0.5, width: 0.5, height: 0.5)
         var masked = item
-        masked.paint = .image(mask.image, source: quadrant, minification: .linear, magnification: .linear)
+        masked.paint = .image(mask.image, source: DrawItem.quadrant(of: corner), minification: .linear, magnification: .linear)
         masked.tint = color
         masked.borderTint = borderColor
         masked.shape = nil

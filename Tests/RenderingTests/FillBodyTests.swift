@@ -87,13 +87,15 @@ final class FillBodyTests: XCTestCase {
     }
 
     /// With corner masks (as frames are drawn), each corner of a body's fill and its border's
-    /// corner are one item sampling one mask pair (red the fill's coverage, green the ring's);
-    /// the frame is what the distance math draws, on both backends.
+    /// corner are one corner the body carries, sampling one mask pair (red the fill's coverage,
+    /// green the ring's); the frame is what the distance math draws, on both backends.
     func testMergedCornersAreOneItemFromOneMaskPair() throws {
         let masks = ContentCache()
         let root = cards(offset: 0)
         let masked = plan(root, masks: masks)
-        let corners = masked.passes[0].items.filter { $0.tint != nil }
+        var corners: [DrawItem] = []
+        for item in masked.passes[0].items { item.forEachBodyCorner { corners.append($0) } }
+        XCTAssertFalse(masked.passes[0].items.contains { $0.tint != nil }, "no corner items of their own")
         var images: [ObjectIdentifier: Int] = [:]
         for item in corners {
             guard case .image(let image, let source, _, _) = item.paint else { return XCTFail("\(item)") }

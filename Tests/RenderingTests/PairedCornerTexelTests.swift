@@ -8,9 +8,9 @@ import TestSupport
 import ImageIO
 import ContentRaster
 
-/// Rounded cards with borders on whole pixels: the plan gives one body and one mask-pair item
-/// per rounded corner (split and masked in one walk), the CPU draws those pairs texel by texel,
-/// and both backends draw the analytic shape.
+/// Rounded cards with borders on whole pixels: the plan gives one body per card carrying its
+/// rounded corners as one mask pair (split and masked in one walk), the CPU draws those corners
+/// texel by texel, and both backends draw the analytic shape.
 final class PairedCornerTexelTests: XCTestCase {
     static let fill = CGColor(red: 0.2, green: 0.5, blue: 0.8, alpha: 1)
     static let background = CGColor(gray: 0.1, alpha: 1)
@@ -47,16 +47,101 @@ final class PairedCornerTexelTests: XCTestCase {
             .plan(for: PresentationTree.evaluate(root, at: 0))
     }
 
-    func testEachCardIsOneBodyAndOneItemPerRoundedCornerInDrawingOrder() {
+    func testEachCardIsOneItemCarryingItsRoundedCornersInDrawingOrder() {
         let items = plan(scene()).passes[0].items
-        // Card 1: body + 4 pairs, the plain layer, card 2: body + 2 pairs.
-        XCTAssertEqual(items.count, 9)
-        XCTAssertEqual(items.map { $0.body != nil }, [true, false, false, false, false, false, true, false, false])
-        XCTAssertEqual(items.map { $0.borderTint != nil }, [false, true, true, true, true, false, false, true, true])
-        XCTAssertNil(items[5].shape, "the plain layer between the cards stays as it was")
-        // Card 2's pairs are its minX-minY and maxX-maxY corners (layer space), in that order.
-        XCTAssertEqual(items[7].rect, CGRect(x: 0, y: 0, width: 16, height: 16))
-        XCTAssertEqual(items[8].rect, CGRect(x: 68 - 16, y: 80 - 16, width: 16, height: 16))
+        // Card 1's body with its 4 corners, the plain layer, card 2's body with 2 corners.
+        XCTAssertEqual(items.count, 3)
+        XCTAssertEqual(items.map { $0.body != nil }, [true, false, true])
+        XCTAssertEqual(items.map { $0.body?.cornerPair != nil }, [true, false, true])
+        XCTAssertNil(items[1].shape, "the plain layer between the cards stays as it was")
+        func corners(_ item: DrawItem) -> [DrawItem] {
+            var result: [DrawItem] = []
+            item.forEachBodyCorner { result.append($0) }
+            return result
+        }
+        XCTAssertEqual(corners(items[0]).count, 4)
+        XCTAssertTrue(corners(items[0]).allSatisfy { $0.borderTint != nil && $0.tint != nil && $0.body == nil })
+        // Card 2's corners are its minX-minY and maxX-maxY corners (layer space), in that order,
+        // each sampling its quadrant of the pair.
+        let second = corners(items[2])
+        XCTAssertEqual(second.map(\.rect), [CGRect(x: 0, y: 0, width: 16, height: 16), CGRect(x: 68 - 16, y: 80 - 16, width: 16, height: 16)])
+        let quadrants = second.compactMap { item -> CGRect? in
+            if case .image(_, let source, _, _) = item.paint { return source }
+            return nil
+        }
+        XCTAssertEqual(quadrants, [CGRect(x: 0, y: 0, width: 0.5, height: 0.5), CGRect(x: 0.5, y: 0.5, width: 0.5, height: 0.5)])
+    }
+
+    /// A body's corners drawn from the body (`BodyCornerTexels`) against the same corners as
+    /// items of their own right after it (each through the per-item texel loop) and through the
+    /// GPU: byte-identical on the CPU at any thread count, GPU vs CPU ≥ 40 dB.
+    func testCornersCarriedByTheBodyDrawWhatCornerItemsDraw() throws {
+        let carried = plan(scene())
+        var separate = carried
+        separate.passes[0].items = carried.passes[0].items.flatMap { item -> [DrawItem] in
+            var body = item
+            body.body?.cornerPair = nil
+            var result = [body]
+            item.forEachBodyCorner { result.append($0) }
+            return result
+        }
+        XCTAssertEqual(separate.passes[0].items.count, 9)
+        let fromBodies = try XCTUnwrap(CPURenderer(threads: 2).render(carried, images: FileImageProvider()))
+        for threads in [1, 3] {
+            let fromItems = try XCTUnwrap(CPURenderer(threads: threads).render(separate, images: FileImageProvider()))
+            XCTAssertEqual(fromBodies.pixels, fromItems.pixels, "\(threads) threads")
+        }
+        // Moved by whole pixels so the cards hang off every edge of the frame (corners cut).
+        for (dx, dy) in [(120.0, 70.0), (-50.0, -60.0), (40.0, -70.0)] {
+            var moved = (carried, separate)
+            let move = CATransform3DMakeTranslation(dx, dy, 0)
+            for i in moved.0.passes[0].items.indices { moved.0.passes[0].items[i].transform = moved.0.passes[0].items[i].transform.concatenating(move) }
+            for i in moved.1.passes[0].items.indices { moved.1.passes[0].items[i].transform = moved.1.passes[0].items[i].transform.concatenating(move) }
+            let a = try XCTUnwrap(CPURenderer(threads: 2).render(moved.0, images: FileImageProvider()))
+            let b = try XCTUnwrap(CPURenderer(threads: 1).render(moved.1, images: FileImageProvider()))
+            XCTAssertEqual(a.pixels, b.pixels, "moved by (\(dx), \(dy))")
+            XCTAssertGreaterThan(Set(a.pixels).count, 5, "part of a card shows")
+        }
+        let gpu = try XCTUnwrap(try TestBackends.gpu().render(carried, images: FileImageProvider()))
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(ImageComparison.compare(gpu, fromBodies)).psnr, 40)
+        let gpuItems = try XCTUnwrap(try TestBackends.gpu().render(separate, images: FileImageProvider()))
+        XCTAssertEqual(gpu.pixels, gpuItems.pixels, "the GPU draws the carried corners as it draws corner items")
+    }
+
+    /// Cards of different radii and borders in turn each carry their own pair (the walk keeps
+    /// the last pair it asked for, which must not leak into the next card's), and cards that
+    /// share radius and border share one image.
+    func testEachCardCarriesThePairOfItsOwnRadiusAndBorder() throws {
+        let root = CALayer()
+        root.bounds = CGRect(x: 0, y: 0, width: 200, height: 60)
+        root.position = CGPoint(x: 100, y: 30)
+        let specs: [(radius: CGFloat, border: CGFloat)] = [(16, 4), (12, 4), (12, 2), (16, 4)]
+        for (i, spec) in specs.enumerated() {
+            let card = CALayer()
+            card.frame = CGRect(x: 4 + 48 * CGFloat(i), y: 10, width: 44, height: 40)
+            card.backgroundColor = Self.fill
+            card.cornerRadius = spec.radius
+            card.borderWidth = spec.border
+            card.borderColor = CGColor(gray: 1, alpha: 1)
+            root.addSublayer(card)
+        }
+        let items = RenderPlanBuilder(width: 200, height: 60, background: Self.background, contentRasterizer: ContentCache())
+            .plan(for: PresentationTree.evaluate(root, at: 0)).passes[0].items
+        let pairs = items.compactMap { $0.body?.cornerPair }
+        XCTAssertEqual(pairs.count, 4)
+        XCTAssertEqual(pairs.map { $0.mask.width }, [32, 24, 24, 32])
+        XCTAssertTrue(pairs[0].mask === pairs[3].mask, "one image for equal cards")
+        XCTAssertFalse(pairs[1].mask === pairs[2].mask, "another ring, another pair")
+        // Each pair's ring (green) beside the top-left corner's end of the arc: full coverage in
+        // the middle of the ring's rows (within 5/255 of the edge's anti-aliasing), none a pixel
+        // inside it.
+        for (pair, spec) in zip(pairs, specs) {
+            let pixels = try XCTUnwrap(FileImageProvider().pixels(for: pair.mask))
+            func green(_ x: Int, _ y: Int) -> UInt8 { pixels.pixels[(y * pixels.width + x) * 4 + 1] }
+            let r = Int(spec.radius), border = Int(spec.border)
+            XCTAssertGreaterThanOrEqual(green(r - 1, border / 2), 250, "ring of radius \(r), border \(border)")
+            XCTAssertEqual(green(r - 1, border + 1), 0, "inside border \(border)")
+        }
     }
 
     /// The texel loop (whole pixels) against the bilinear loop: the same plan with every item
