@@ -39,6 +39,8 @@ struct PassRasterizer {
             drawSolid(item, color: color, rows: rows, claiming: claiming)
         case .solid(let color) where item.body != nil && item.shape == nil && item.mask == nil:
             drawBody(item, color: color, body: item.body!, rows: rows, claiming: claiming)
+        case .gradient(let gradient) where plain && item.tint == nil && item.borderTint == nil && gradient.kind != .conic:
+            drawGradient(item, gradient: gradient, rows: rows)
         case .texture(let texture, .linear, .linear)
             where item.shape == nil && item.borderTint == nil && item.mask.map { $0.width == texture.width && $0.height == texture.height } ?? true:
             drawTextured(item, texture: texture, rows: rows, claiming: claiming)
