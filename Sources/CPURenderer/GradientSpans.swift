@@ -64,33 +64,92 @@ extension PassRasterizer {
                 }
                 return SIMD4(c.x * c.w, c.y * c.w, c.z * c.w, c.w)
             }
+            /// The parameter at pixel centres `px` (four of them) of row centre `py`: the
+            /// single-pixel computation below, lane by lane.
+            @inline(__always) func parameters(_ px: SIMD4<Float>, _ py: Float) -> SIMD4<Float> {
+                // (m · (px, py, 1)).sum() is ((m.x·px + m.y·py) + m.z·1) in this order.
+                let w = (den.x * px + den.y * py) + den.z
+                let localX = ((lx.x * px + lx.y * py) + lx.z) / w, localY = ((ly.x * px + ly.y * py) + ly.z) / w
+                let qx = (uvOffset.x + localX * uvScale.x) - s.x, qy = (uvOffset.y + localY * uvScale.y) - s.y
+                if kind == .radial {
+                    let rx = qx / d.x, ry = qy / d.y
+                    return (rx * rx + ry * ry).squareRoot()
+                }
+                return (qx * d.x + qy * d.y) / length
+            }
+            @inline(__always) func parameter(_ x: Int, _ py: Float) -> Float {
+                let p = SIMD3<Float>(Float(x) + 0.5, py, 1)
+                let w = (den * p).sum()
+                var local = SIMD2((lx * p).sum(), (ly * p).sum())
+                if w != 1 { local /= w }   // dividing by 1 changes nothing
+                let uv = uvOffset + local * uvScale
+                if degenerate { return kind == .radial ? .infinity : 0 }
+                if kind == .radial {
+                    let r = (uv - s) / d
+                    return (r.x * r.x + r.y * r.y).squareRoot()
+                }
+                let q = uv - s
+                return (q.x * d.x + q.y * d.y) / length
+            }
+            @inline(__always) func put(_ c: SIMD4<Float>, _ p: UnsafeMutablePointer<UInt32>) {
+                let scaled = c * opacity * 255 + 0.5
+                put(scaled.x, scaled.y, scaled.z, scaled.w, p)
+            }
+            @inline(__always) func put(_ r: Float, _ g: Float, _ b: Float, _ a: Float, _ p: UnsafeMutablePointer<UInt32>) {
+                let packed = UInt32(PassRasterizer.unorm8(r)) | UInt32(PassRasterizer.unorm8(g)) << 8
+                    | UInt32(PassRasterizer.unorm8(b)) << 16 | UInt32(PassRasterizer.unorm8(a)) << 24
+                PackedSpans.blend(PackedSpans.widen(packed), into: p)
+            }
+            let lanes = SIMD4<Float>(0, 1, 2, 3)
+            let lastLocation = gradient.locations[gradient.locations.count - 1]
             for y in rows {
                 let span = item.polygon.span(row: y)
                 guard !span.isEmpty else { continue }
                 let py = Float(y) + 0.5
                 let row = pixels + y * width
                 let ownerRow = owner.map { $0 + y * width }
-                for x in span {
-                    if let ownerRow, ownerRow[x] > order { continue }
-                    let p = SIMD3<Float>(Float(x) + 0.5, py, 1)
-                    let w = (den * p).sum()
-                    var local = SIMD2((lx * p).sum(), (ly * p).sum())
-                    if w != 1 { local /= w }   // dividing by 1 changes nothing
-                    let uv = uvOffset + local * uvScale
-                    let t: Float
-                    if degenerate {
-                        t = kind == .radial ? .infinity : 0
-                    } else if kind == .radial {
-                        let r = (uv - s) / d
-                        t = (r.x * r.x + r.y * r.y).squareRoot()
-                    } else {
-                        let q = uv - s
-                        t = (q.x * d.x + q.y * d.y) / length
+                /// Whether the pixel is shaded (no later opaque item owns it).
+                @inline(__always) func shows(_ x: Int) -> Bool { ownerRow.map { $0[x] <= order } ?? true }
+                var x = span.lowerBound
+                // Four pixels at a time where they lie in one segment: the same operations on
+                // four lanes (each lane's result is the single pixel's).
+                while !degenerate, x + 4 <= span.upperBound {
+                    if ownerRow != nil, !(shows(x) && shows(x + 1) && shows(x + 2) && shows(x + 3)) {
+                        for i in x..<(x + 4) where shows(i) { put(color(parameter(i, py)), row + i) }
+                        x += 4
+                        continue
                     }
-                    let scaled = color(t) * opacity * 255 + 0.5
-                    let packed = UInt32(PassRasterizer.unorm8(scaled.x)) | UInt32(PassRasterizer.unorm8(scaled.y)) << 8
-                        | UInt32(PassRasterizer.unorm8(scaled.z)) << 16 | UInt32(PassRasterizer.unorm8(scaled.w)) << 24
-                    PackedSpans.blend(PackedSpans.widen(packed), into: row + x)
+                    let t = parameters((Float(x) + lanes) + 0.5, py)
+                    // Padding: the end colours.
+                    if all(t .<= stops.firstLocation) || all(t .> lastLocation) {
+                        let c = t[0] <= stops.firstLocation ? stops.first : stops.last
+                        let premultiplied = SIMD4(c.x * c.w, c.y * c.w, c.z * c.w, c.w)
+                        for i in 0..<4 { put(premultiplied, row + x + i) }
+                        x += 4
+                        continue
+                    }
+                    if !(segment < count && all(t .> lower[segment]) && all(t .<= upper[segment])) {
+                        segment = count
+                        for i in 1..<count where t[0] <= upper[i] { segment = i; break }
+                        guard segment < count, all(t .> lower[segment]), all(t .<= upper[segment]) else {
+                            for i in 0..<4 { put(color(t[i]), row + x + i) }
+                            x += 4
+                            continue
+                        }
+                    }
+                    let spanLength = spans[segment]
+                    let f = spanLength > 0 ? (t - lower[segment]) / spanLength : SIMD4(repeating: 1)
+                    let c0 = base[segment], dc = step[segment]
+                    let r = c0.x + dc.x * f, g = c0.y + dc.y * f, b = c0.z + dc.z * f, a = c0.w + dc.w * f
+                    // Premultiplied, faded, scaled: color(t) * opacity * 255 + 0.5 per lane.
+                    let sr = r * a * opacity * 255 + 0.5, sg = g * a * opacity * 255 + 0.5
+                    let sb = b * a * opacity * 255 + 0.5, sa = a * opacity * 255 + 0.5
+                    for i in 0..<4 { put(sr[i], sg[i], sb[i], sa[i], row + x + i) }
+                    x += 4
+                }
+                while x < span.upperBound {
+                    if shows(x) { put(color(parameter(x, py)), row + x) }
+                    x += 1
                 }
             }
         }}}}}
