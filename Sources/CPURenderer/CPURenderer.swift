@@ -33,6 +33,8 @@ public final class CPURenderer: RenderBackend {
     var reusesPasses = true { didSet { reuse.reset() } }
     /// Which passes keep last frame's pixels.
     private var reuse = PassReuse()
+    /// Counts the renderer's draws of item lists (`PassRasterizer.drawSerial`).
+    private var drawSerial = 0
     /// How many passes of the last frame kept their pixels (for tests).
     var keptPassCount: Int { reuse.kept.count }
 
@@ -161,6 +163,8 @@ public final class CPURenderer: RenderBackend {
         let bands = threads == 1 ? 1 : min(height, threads * 4)
         var rasterizer = PassRasterizer(target: pixels, owner: owner, width: width, written: extents)
         rasterizer.fastPaths = usesFastPaths
+        drawSerial &+= 1
+        rasterizer.drawSerial = drawSerial
         Self.forEachBand(bands, height: height, threads: threads) { rows in
             rasterizer.draw(prepared, opaque: opaque, translucent: translucent, rows: rows)
         }

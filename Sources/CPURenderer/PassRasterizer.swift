@@ -16,6 +16,9 @@ struct PassRasterizer {
     /// Whether the packed loops may draw what they can (false: everything through the Float
     /// shading loop, which tests compare them with).
     var fastPaths = true
+    /// Names this draw of the items among the renderer's draws (with an item's order: one item's
+    /// draw, whichever band draws it).
+    var drawSerial = 0
 
     func draw(_ items: [PreparedItem], opaque: [Int], translucent: [Int], rows: Range<Int>) {
         for i in opaque.reversed() {

@@ -56,7 +56,7 @@ extension PassRasterizer {
         let tiles = texture.tiles.map { Tiles(map: $0, columns: texture.tileColumns, width: textureWidth, height: textureHeight) }
         // A texture drawn again (one image under many layers) is sampled from its widened copy:
         // the same mix without widening four texels per sample.
-        let widened = texture.widenedTexelsIfReused()
+        let widened = texture.widenedTexelsIfReused(draw: drawSerial << 32 | Int(item.order))
         @inline(__always) func color(_ x: Int32, _ y: Int32) -> UInt64 {
             if let widened { return PackedSpans.bilinear(widened, width: textureWidth, height: textureHeight, x: x, y: y) }
             return PackedSpans.bilinear(texels, width: textureWidth, height: textureHeight, x: x, y: y)

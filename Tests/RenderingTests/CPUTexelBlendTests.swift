@@ -66,4 +66,17 @@ final class CPUTexelBlendTests: XCTestCase {
         XCTAssertGreaterThan(Set(expected).count, 20, "overlapping content")
         XCTAssertEqual(zip(fast.pixels, expectedBytes).filter { $0 != $1 }.count, 0)
     }
+
+    /// A texture is widened on its second bilinear draw: the bands of one draw (on several
+    /// threads) ask once each but count as one draw.
+    func testTheBandsOfOneDrawCountAsOneDraw() throws {
+        let image = try XCTUnwrap(Image(width: 4, height: 3, pixels: (0..<48).map { UInt8($0 * 5) }))
+        let texture = Texture(image)
+        XCTAssertNil(texture.widenedTexelsIfReused(draw: 7))
+        XCTAssertNil(texture.widenedTexelsIfReused(draw: 7), "another band of the same draw")
+        let widened = try XCTUnwrap(texture.widenedTexelsIfReused(draw: 8), "a second draw")
+        XCTAssertEqual(widened[5], PackedSpans.widen(texture.texels[5]))
+        texture.invalidateDerived()
+        XCTAssertNil(texture.widenedTexelsIfReused(draw: 8), "counted anew after the pixels change")
+    }
 }
