@@ -12,11 +12,12 @@
 // 3,300 groups; they are listed separately). Every animation repeats forever and begins within
 // 0.2 s of t = 0, so after the warm-up (the first second) all 30,000 are active in every frame.
 //
-// Usage: lamina-model-bench [--quick] [--seconds S] [--frames N] [--only animated|static] [--breakdown]
+// Usage: lamina-model-bench [--quick] [--seconds S] [--frames N] [--only animated|static] [--threads N] [--breakdown]
 //   --quick      short run (0.5 s per tree unless --seconds is given, 10 warm-up frames)
 //   --seconds S  measure each tree for at least S seconds (default 3)
 //   --frames N   measure exactly N frames per tree (overrides --seconds; for profilers)
 //   --only X     time only the animated tree or only the static one
+//   --threads N  evaluate on at most N threads (default: one per core; 1 for one thread's cost)
 //   --breakdown  also time one tree per animation kind (9,900 animations of that kind, one per
 //                leaf) and print each kind's cost per animation above the no-animation tree
 //
@@ -38,6 +39,7 @@ fileprivate struct Options {
     var runAnimated = true
     var runStatic = true
     var breakdown = false
+    var threads = ProcessInfo.processInfo.activeProcessorCount
 
     init(_ arguments: [String]) {
         var i = 0
@@ -63,9 +65,12 @@ fileprivate struct Options {
                 case "static": runAnimated = false
                 default: fail("--only takes animated or static")
                 }
+            case "--threads":
+                guard let value = Int(next()), value > 0 else { fail("--threads takes a positive integer") }
+                threads = value
             case "--breakdown": breakdown = true
             case "-h", "--help":
-                print("usage: lamina-model-bench [--quick] [--seconds S] [--frames N] [--only animated|static] [--breakdown]")
+                print("usage: lamina-model-bench [--quick] [--seconds S] [--frames N] [--only animated|static] [--threads N] [--breakdown]")
                 exit(0)
             default: fail("unknown option \(arguments[i])")
             }
@@ -342,7 +347,7 @@ fileprivate func measure(_ root: CALayer, options: Options) -> Measurement {
     var t = 0.0
     var sum = 0.0
     for _ in 0..<options.warmupFrames {
-        sum += checksum(PresentationTree.evaluate(root, at: t))
+        sum += checksum(PresentationTree.evaluate(root, at: t, maximumThreads: options.threads))
         t += frameStep
     }
     var samples: [UInt64] = []
@@ -353,7 +358,7 @@ fileprivate func measure(_ root: CALayer, options: Options) -> Measurement {
     while true {
         if let frames = options.frames { if samples.count >= frames { break } } else if nanoseconds() >= deadline, samples.count >= 10 { break }
         let before = nanoseconds()
-        var tree: PresentationTree? = PresentationTree.evaluate(root, at: t)
+        var tree: PresentationTree? = PresentationTree.evaluate(root, at: t, maximumThreads: options.threads)
         let after = nanoseconds()
         samples.append(after - before)
         sum += checksum(tree!)
@@ -398,6 +403,7 @@ public enum ModelBench {
         } else {
             print("run: \(options.warmupFrames) warm-up frames, then ≥ \(fmt(options.seconds, 1)) s measured per tree\(options.seconds < 1 ? " (--quick)" : "")")
         }
+        print("threads: at most \(options.threads) (of \(ProcessInfo.processInfo.activeProcessorCount) cores; a tree of ≥ \(PresentationTree.parallelMinimumLayerCount) layers is split by its root's sublayers)")
         print("")
 
         var results: [(String, Measurement, Int)] = []

@@ -138,8 +138,12 @@ public struct CATransform3D: Hashable, Sendable {
         return m
     }
 
-    /// True when the matrix is the identity.
-    public var isIdentity: Bool { self == .identity }
+    /// True when the matrix is the identity. (Compared entry by entry, inlined: asked of every
+    /// layer's transform and sublayerTransform every frame.)
+    @inlinable public var isIdentity: Bool {
+        m11 == 1 && m12 == 0 && m13 == 0 && m14 == 0 && m21 == 0 && m22 == 1 && m23 == 0 && m24 == 0
+            && m31 == 0 && m32 == 0 && m33 == 1 && m34 == 0 && m41 == 0 && m42 == 0 && m43 == 0 && m44 == 1
+    }
 
     /// True when the transform maps the z = 0 plane with a 2D affine map and no perspective.
     public var isAffine: Bool {

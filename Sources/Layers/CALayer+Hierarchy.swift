@@ -111,9 +111,8 @@ extension CALayer {
     public var estimatedPresentedLayerCount: Int {
         var sublayers = 0
         for layer in sublayerStorage { sublayers += layer.estimatedPresentedLayerCount }
-        if let replicator = self as? CAReplicatorLayer {
-            sublayers *= min(max(replicator.instanceCount, 0), Self.presentedLayerEstimateCap)
-        }
+        let copies = presentedCopiesOfSublayers
+        if copies != 1 { sublayers *= min(max(copies, 0), Self.presentedLayerEstimateCap) }
         return min(1 + sublayers + (maskStorage?.estimatedPresentedLayerCount ?? 0), Self.presentedLayerEstimateCap)
     }
 

@@ -42,6 +42,9 @@ open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
 
     public internal(set) weak var superlayer: CALayer?
     @exclusivity(unchecked) var sublayerStorage: [CALayer] = []
+    /// How many times the model presents its sublayers: 1, or a replicator's `instanceCount`.
+    /// (Overridden rather than cast: `estimatedPresentedLayerCount` asks every layer every frame.)
+    var presentedCopiesOfSublayers: Int { 1 }
     @exclusivity(unchecked) var maskStorage: CALayer?
     weak var maskOwner: CALayer?
 

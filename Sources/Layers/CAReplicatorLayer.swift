@@ -35,6 +35,7 @@ open class CAReplicatorLayer: CALayer {
     }
 
     public var instanceCount: Int { get { replicator.instanceCount } set { set(.instanceCount, \.instanceCount, newValue) } }
+    override var presentedCopiesOfSublayers: Int { instanceCount }
     public var instanceDelay: CFTimeInterval { get { replicator.instanceDelay } set { set(.instanceDelay, \.instanceDelay, newValue) } }
     public var instanceTransform: CATransform3D {
         get { replicator.instanceTransform }

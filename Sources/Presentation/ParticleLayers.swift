@@ -59,7 +59,7 @@ extension PresentationTree.Builder {
             let rgb = SIMD4(particle.color.x, particle.color.y, particle.color.z, 1)
             // Particles are in the emitter's bounds space: its sublayerTransform does not move them.
             let placement = p.transformToSuperlayer
-            let i = layers.count
+            let i = nextIndex
             children.append(i)
             layers.append(PresentedLayer(
                 index: i, parent: index, depth: depth + 1, siblingIndex: firstSibling + n, typeName: "particle",

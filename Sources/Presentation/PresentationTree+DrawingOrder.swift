@@ -2,17 +2,26 @@ import Foundation
 import Geometry
 
 extension PresentationTree.Builder {
-    /// Sorts `children[first...]` stably by their layers' zPosition (equal depths keep array
-    /// order). The keys are read once, into a buffer sorted without closures or copy-on-write
-    /// checks (this runs every frame for every parent whose sublayers' depths animate).
+    /// Sorts `children[first...]` stably by their layers' zPosition (equal depths keep array order).
+    func sortByZPosition(_ children: inout [Int], from first: Int) {
+        PresentationTree.sortByZPosition(&children, from: first) { layers[$0 - base].properties.zPosition }
+    }
+}
+
+extension PresentationTree {
+    /// Sorts `children[first...]` stably by `zPosition(index)` (equal depths keep array order).
+    /// The keys are read once, into a buffer sorted without closures or copy-on-write checks
+    /// (this runs every frame for every parent whose sublayers' depths animate).
     ///
     /// Depth 0 is by far the most common: the layers in front of and behind the plane are
     /// split off (keeping their order) and only they are sorted.
-    func sortByZPosition(_ children: inout [Int], from first: Int) {
+    @inline(__always)
+    static func sortByZPosition(_ children: inout [Int], from first: Int, zPosition: (Int) -> CGFloat) {
         guard children.count - first > 1 else { return }
         var behind: [ZSortEntry] = [], inFront: [ZSortEntry] = [], level: [Int] = []
+        level.reserveCapacity(children.count - first)
         for index in children[first...] {
-            let z = layers[index].properties.zPosition
+            let z = zPosition(index)
             if z < 0 { behind.append(ZSortEntry(z: z, index: index)) }
             else if z > 0 { inFront.append(ZSortEntry(z: z, index: index)) }
             else { level.append(index) }

@@ -127,8 +127,17 @@ public struct PresentationTree: Sendable {
 
     /// Evaluates `root` at absolute time `time`. Pure: reads the model tree, changes nothing.
     public static func evaluate(_ root: CALayer, at time: Double) -> PresentationTree {
-        var builder = Builder()
-        builder.layers.reserveCapacity(root.estimatedPresentedLayerCount)
+        evaluate(root, at: time, maximumThreads: ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    /// Evaluates `root` at `time` on at most `maximumThreads` threads (1: on the calling thread
+    /// only). A big tree is split among threads by its root's sublayers; the result is the same
+    /// tree, value for value, whatever the number of threads.
+    public static func evaluate(_ root: CALayer, at time: Double, maximumThreads: Int) -> PresentationTree {
+        let (split, estimate) = ParallelSplit.choose(for: root, threads: maximumThreads)
+        if let split { return PresentationTree(time: time, layers: split.evaluate(root, at: time)) }
+        var builder = Builder(layers: [PresentedLayer]())
+        builder.layers.reserveCapacity(estimate)
         builder.visit(root, parent: nil, siblingIndex: 0, depth: 0, isMask: false,
                       parentFrame: ParentFrame(time: time))
         return PresentationTree(time: time, layers: builder.layers)
@@ -170,11 +179,39 @@ public struct PresentationTree: Sendable {
         }
     }
 
-    struct Builder {
-        var layers: [PresentedLayer] = []
+    struct Builder<List: PresentedLayerList> {
+        var layers: List
+        /// The tree index of `layers[0]` (a builder of one part of a tree starts past the parts before it).
+        var base = 0
+
+        /// The tree index the next appended layer gets.
+        var nextIndex: Int { base + layers.count }
 
         mutating func visit(_ layer: CALayer, parent: Int?, siblingIndex: Int, depth: Int, isMask: Bool,
                             parentFrame: ParentFrame) {
+            let (index, frame, values) = appendLayer(layer, parent: parent, siblingIndex: siblingIndex, depth: depth,
+                                                     isMask: isMask, parentFrame: parentFrame)
+            var children: [Int] = []
+            if let sublayers = layer.sublayers, !sublayers.isEmpty {
+                if case .replicator(let r) = values.content {
+                    appendReplicas(sublayers, of: index, depth: depth, replicator: ReplicatorExpansion(r, bounds: values.bounds),
+                                   frame: frame, into: &children)
+                } else {
+                    appendSublayers(sublayers, of: index, depth: depth, frame: frame, into: &children)
+                }
+            }
+            if case .emitter(let e) = values.content, !frame.hidden, e.emitterCells != nil {
+                appendParticles(of: layer, emitter: e, at: frame.localTime, index: index, depth: depth, frame: frame, into: &children)
+            }
+            layers[index - base].sublayersInDrawingOrder = children
+        }
+
+        /// Presents `layer` itself and its mask (not its sublayers): returns its tree index, what
+        /// its children need from it, and its presented values. (Inlined: returning the frame
+        /// and values from a call would copy them.)
+        @inline(__always)
+        mutating func appendLayer(_ layer: CALayer, parent: Int?, siblingIndex: Int, depth: Int, isMask: Bool,
+                                  parentFrame: ParentFrame) -> (index: Int, frame: ParentFrame, values: LayerProperties) {
             var localTime = layer.localTime(fromParentTime: parentFrame.localTime)
             if parentFrame.isDelayedCopy, parentFrame.localTime < layer.beginTime {
                 // A delayed replicator copy runs before its start: its animations must see the
@@ -194,7 +231,7 @@ public struct PresentationTree: Sendable {
                 toRoot = placement.concatenating(parentFrame.planeToRoot)
             }
             let hidden = parentFrame.hidden || values.isHidden
-            let index = layers.count
+            let index = nextIndex
             // A mask contributes only alpha to its owner, which is tinted already.
             let tint = isMask ? nil : parentFrame.tint
 
@@ -228,22 +265,10 @@ public struct PresentationTree: Sendable {
                 tint: tint, replicaInstance: parentFrame.replicaInstance, replicaKey: parentFrame.replicaKey,
                 preservesDepth: preservesDepth, drawing: drawing))
             if let mask = layer.mask {
-                layers[index].mask = layers.count
+                layers[index - base].mask = nextIndex
                 visit(mask, parent: index, siblingIndex: 0, depth: depth + 1, isMask: true, parentFrame: frame)
             }
-            var children: [Int] = []
-            if let sublayers = layer.sublayers, !sublayers.isEmpty {
-                if case .replicator(let r) = values.content {
-                    appendReplicas(sublayers, of: index, depth: depth, replicator: ReplicatorExpansion(r, bounds: values.bounds),
-                                   frame: frame, into: &children)
-                } else {
-                    appendSublayers(sublayers, of: index, depth: depth, frame: frame, into: &children)
-                }
-            }
-            if case .emitter(let e) = values.content, !hidden, e.emitterCells != nil {
-                appendParticles(of: layer, emitter: e, at: localTime, index: index, depth: depth, frame: frame, into: &children)
-            }
-            layers[index].sublayersInDrawingOrder = children
+            return (index, frame, values)
         }
 
         /// Visits `sublayers` under `frame` and appends them to `children` in drawing order
@@ -254,9 +279,9 @@ public struct PresentationTree: Sendable {
             children.reserveCapacity(first + sublayers.count)
             var needsSort = false
             for (i, sublayer) in sublayers.enumerated() {
-                children.append(layers.count)
+                children.append(nextIndex)
                 visit(sublayer, parent: index, siblingIndex: i, depth: depth + 1, isMask: false, parentFrame: frame)
-                needsSort = needsSort || layers[children[first + i]].properties.zPosition != 0
+                needsSort = needsSort || layers[children[first + i] - base].properties.zPosition != 0
             }
             if needsSort { sortByZPosition(&children, from: first) }
         }
