@@ -28,7 +28,15 @@ public final class CPURenderer: RenderBackend {
     private var frameExtents: UnsafeMutablePointer<Int32>?
     private var frameExtentsCapacity = 0
     /// Whether the packed loops draw what they can (tests turn them off to compare).
-    var usesFastPaths = true
+    var usesFastPaths = true { didSet { reuse.reset() } }
+    /// Whether passes drawn the same as last frame keep their pixels (tests turn it off to compare).
+    var reusesPasses = true { didSet { reuse.reset() } }
+    /// Which passes keep last frame's pixels.
+    private var reuse = PassReuse()
+    /// Counts the renderer's draws of item lists (`PassRasterizer.drawSerial`).
+    private var drawSerial = 0
+    /// How many passes of the last frame kept their pixels (for tests).
+    var keptPassCount: Int { reuse.kept.count }
 
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.threads = max(1, threads)
@@ -46,6 +54,8 @@ public final class CPURenderer: RenderBackend {
         var frame: [UInt8] = []
         // A frame split by backdrop filters is drawn in a target of its own and copied out.
         let frameContinues = plan.framePass.startsFrom != nil
+        reuse.begin(plan, images: images, enabled: reusesPasses)
+        defer { reuse.end(passCount: plan.passes.count) }
         for (index, pass) in plan.passes.enumerated() {
             guard pass.width > 0, pass.height > 0, pass.width <= 1 << 15, pass.height <= 1 << 15 else { return nil }
             if pass.id == plan.framePass.id, !frameContinues {
@@ -64,7 +74,11 @@ public final class CPURenderer: RenderBackend {
                 continue
             }
             let target: Texture
-            if let earlier = pass.startsFrom.flatMap({ passTextures[$0] }), earlier.width == pass.width, earlier.height == pass.height {
+            let sized = index < targets.count && targets[index].width == pass.width && targets[index].height == pass.height
+            if reuse.keeps(pass, at: index, targetMatches: sized) {
+                // Drawn the same last frame: its pixels (and what was derived from them) stand.
+                target = targets[index]
+            } else if let earlier = pass.startsFrom.flatMap({ passTextures[$0] }), earlier.width == pass.width, earlier.height == pass.height {
                 // Drawing on into the earlier pass's pixels: what was derived from them is stale.
                 target = earlier
                 target.invalidateDerived()
@@ -150,6 +164,8 @@ public final class CPURenderer: RenderBackend {
         let bands = threads == 1 ? 1 : min(height, threads * 4)
         var rasterizer = PassRasterizer(target: pixels, owner: owner, width: width, written: extents)
         rasterizer.fastPaths = usesFastPaths
+        drawSerial &+= 1
+        rasterizer.drawSerial = drawSerial
         Self.forEachBand(bands, height: height, threads: threads) { rows in
             rasterizer.draw(prepared, opaque: opaque, translucent: translucent, rows: rows)
         }
@@ -210,7 +226,10 @@ public final class CPURenderer: RenderBackend {
     }
 
     /// Drops the texture of `image` (video frames are drawn once).
-    public func forget(_ image: CGImage) { contents[ObjectIdentifier(image)] = nil }
+    public func forget(_ image: CGImage) {
+        contents[ObjectIdentifier(image)] = nil
+        reuse.reset()
+    }
 
     private func texture(for image: CGImage, images: ImageProvider) -> Texture? {
         let key = ObjectIdentifier(image)

@@ -16,6 +16,9 @@ struct PassRasterizer {
     /// Whether the packed loops may draw what they can (false: everything through the Float
     /// shading loop, which tests compare them with).
     var fastPaths = true
+    /// Names this draw of the items among the renderer's draws (with an item's order: one item's
+    /// draw, whichever band draws it).
+    var drawSerial = 0
 
     func draw(_ items: [PreparedItem], opaque: [Int], translucent: [Int], rows: Range<Int>) {
         for i in opaque.reversed() {
@@ -44,6 +47,8 @@ struct PassRasterizer {
             drawSolid(item, color: color, rows: rows, claiming: claiming)
         case .solid(let color) where item.body != nil && item.shape == nil && item.mask == nil:
             drawBody(item, color: color, body: item.body!, rows: rows, claiming: claiming)
+        case .gradient(let gradient) where plain && item.tint == nil && item.borderTint == nil && gradient.kind != .conic:
+            drawGradient(item, gradient: gradient, rows: rows)
         case .texture(let texture, .linear, .linear)
             where item.shape == nil && item.borderTint == nil && item.mask.map { $0.width == texture.width && $0.height == texture.height } ?? true:
             drawTextured(item, texture: texture, rows: rows, claiming: claiming)

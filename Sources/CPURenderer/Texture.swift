@@ -53,15 +53,19 @@ final class Texture: @unchecked Sendable {
     /// kept with the texture, dropped with what else derives from level 0.
     private var widened: UnsafeMutablePointer<UInt64>?
     private var bilinearDraws = 0
+    /// The draw that last counted (`widenedTexelsIfReused`): each band of one item's draw asks.
+    private var lastDraw: Int?
     private let widenedLock = NSLock()
 
     /// The widened texels from this texture's second bilinear draw on; nil before (a raster
-    /// drawn once is cheaper sampled packed). Safe from every shading thread.
-    func widenedTexelsIfReused() -> UnsafePointer<UInt64>? {
+    /// drawn once is cheaper sampled packed). `draw` names the item's draw (the same for every
+    /// band of it, so one draw split over threads counts once). Safe from every shading thread.
+    func widenedTexelsIfReused(draw: Int) -> UnsafePointer<UInt64>? {
         widenedLock.lock()
         defer { widenedLock.unlock() }
         if let widened { return UnsafePointer(widened) }
-        bilinearDraws += 1
+        if lastDraw != draw { bilinearDraws += 1 }
+        lastDraw = draw
         guard bilinearDraws > 1 else { return nil }
         let count = width * height, packed = texels
         let copy = UnsafeMutablePointer<UInt64>.allocate(capacity: count)
@@ -76,6 +80,7 @@ final class Texture: @unchecked Sendable {
         widened?.deallocate()
         widened = nil
         bilinearDraws = 0
+        lastDraw = nil
         widenedLock.unlock()
         for level in levels.dropFirst() { UnsafeMutablePointer(mutating: level.base).deallocate() }
         levels.removeSubrange(1...)

@@ -56,7 +56,7 @@ extension PassRasterizer {
         let tiles = texture.tiles.map { Tiles(map: $0, columns: texture.tileColumns, width: textureWidth, height: textureHeight) }
         // A texture drawn again (one image under many layers) is sampled from its widened copy:
         // the same mix without widening four texels per sample.
-        let widened = texture.widenedTexelsIfReused()
+        let widened = texture.widenedTexelsIfReused(draw: drawSerial << 32 | Int(item.order))
         @inline(__always) func color(_ x: Int32, _ y: Int32) -> UInt64 {
             if let widened { return PackedSpans.bilinear(widened, width: textureWidth, height: textureHeight, x: x, y: y) }
             return PackedSpans.bilinear(texels, width: textureWidth, height: textureHeight, x: x, y: y)
@@ -217,12 +217,34 @@ extension PassRasterizer {
                 if a == 0 || c == 0 { continue }
                 PackedSpans.blend(m.apply(PackedSpans.scale(PackedSpans.widen(c), a + (a >> 7))), into: row + x)
             }
-        } else {
-            for x in xs {
-                let c = texels[min(max(x + offset, 0), tw - 1)]
-                if c == 0 { continue }   // source-over of nothing leaves the pixel as it is
-                PackedSpans.blend(m.apply(PackedSpans.widen(c)), into: row + x)
+        } else if M.self == Unmodulated.self {
+            // Texels taken as they are: the columns whose texels lie inside the row without
+            // clamping, and `blend`'s cases on the packed texel (nothing, opaque, over nothing).
+            let inner = xs.clamped(to: (-offset)..<(tw - offset))
+            guard !inner.isEmpty else { return blendClamped(xs, row: row, texels: texels, offset: offset, width: tw, m) }
+            blendClamped(xs.lowerBound..<inner.lowerBound, row: row, texels: texels, offset: offset, width: tw, m)
+            let source = texels + offset
+            for x in inner {
+                let c = source[x]
+                if c == 0 { continue }
+                if c >= 0xFF00_0000 { row[x] = c; continue }
+                let d = row[x]
+                row[x] = d == 0 ? c : PackedSpans.over(PackedSpans.widen(c), d)
             }
+            blendClamped(inner.upperBound..<xs.upperBound, row: row, texels: texels, offset: offset, width: tw, m)
+        } else {
+            blendClamped(xs, row: row, texels: texels, offset: offset, width: tw, m)
+        }
+    }
+
+    /// `blendTexels` without a mask, each texel index clamped to the row.
+    @inline(__always)
+    private func blendClamped<M: TexelModulation>(_ xs: Range<Int>, row: UnsafeMutablePointer<UInt32>, texels: UnsafePointer<UInt32>,
+                                                  offset: Int, width tw: Int, _ m: M) {
+        for x in xs {
+            let c = texels[min(max(x + offset, 0), tw - 1)]
+            if c == 0 { continue }   // source-over of nothing leaves the pixel as it is
+            PackedSpans.blend(m.apply(PackedSpans.widen(c)), into: row + x)
         }
     }
 

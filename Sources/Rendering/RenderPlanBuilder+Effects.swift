@@ -69,6 +69,8 @@ extension RenderPlanBuilder.Walk {
             return ContentRequest.rasterScale(contentsScale: p.contentsScale, density: density)
         }
         var request: ContentRequest
+        // Target pixels the item is moved by (an aligned shape's rounded phase).
+        var shift = CGPoint.zero
         // What the content can cover at most, in layer points: the raster is clipped to the part
         // of it that can show (and left whole when all of it can, so unchanged frames hit the cache).
         let reach: CGRect
@@ -76,7 +78,9 @@ extension RenderPlanBuilder.Walk {
         case .shape(let shape) where shape.path != nil:
             if let grid = Self.targetGrid(toTarget) {
                 // Under a plain scale and move, rasterize on the target's own pixels: no resampling.
-                request = .alignedShape(shape, scale: grid.scale, stretch: grid.stretch, phase: grid.phase)
+                let phase = Self.rasterPhase(grid.phase)
+                request = .alignedShape(shape, scale: grid.scale, stretch: grid.stretch, phase: phase.phase)
+                shift = phase.shift
             } else {
                 // Drawn much smaller than its contentsScale (a large composition fitted to a small
                 // frame), a shape rasterizes at twice the density it is drawn at, not at full
@@ -94,6 +98,7 @@ extension RenderPlanBuilder.Walk {
         default:
             return
         }
+        let toTarget = shift == .zero ? toTarget : Self.moved(toTarget, by: shift)
         guard !reach.isNull, let visible = VisibleRegion.clip(reach, toTarget: toTarget, target: samplingTarget) else { return }
         if visible != reach, case .shape = request { request = .clipped(request, region: Self.rasterTile(visible, scale: request.requestedScale)) }
         if visible != reach, case .alignedShape = request { request = .clipped(request, region: Self.rasterTile(visible, scale: request.requestedScale)) }
