@@ -38,7 +38,7 @@ open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
     // tree's owner, one thread at a time, as on Apple's main thread).
 
     /// The property values; the presentation tree evaluates copies of it.
-    @exclusivity(unchecked) public internal(set) var properties = LayerProperties()
+    @exclusivity(unchecked) public internal(set) var properties = LayerProperties(unsharedDefaults: ())
 
     public internal(set) weak var superlayer: CALayer?
     @exclusivity(unchecked) var sublayerStorage: [CALayer] = []

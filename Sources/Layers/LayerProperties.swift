@@ -19,6 +19,15 @@ public struct LayerProperties: Sendable, Equatable {
 
     public init() { storage = defaultPropertyBlock; geometry = defaultGeometryBlock }
 
+    /// The defaults in blocks of their own, for a model layer: the presentation of a tree then
+    /// retains no block that another layer shares, so threads evaluating parts of one tree do
+    /// not contend on the reference count of the shared default block (one cache line that
+    /// every plain layer's presentation would retain and release).
+    init(unsharedDefaults: Void) {
+        storage = PropertyBlock.make(defaultPropertyBlock.values.pointee)
+        geometry = PropertyBlock.make(defaultGeometryBlock.values.pointee)
+    }
+
     /// Gives this value a block of its own before a write, when the block is shared.
     @inlinable @inline(__always)
     mutating func makeUnique() {
