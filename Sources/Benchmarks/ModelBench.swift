@@ -403,7 +403,7 @@ public enum ModelBench {
         } else {
             print("run: \(options.warmupFrames) warm-up frames, then ≥ \(fmt(options.seconds, 1)) s measured per tree\(options.seconds < 1 ? " (--quick)" : "")")
         }
-        print("threads: at most \(options.threads) (of \(ProcessInfo.processInfo.activeProcessorCount) cores; a tree of ≥ \(PresentationTree.parallelMinimumLayerCount) layers is split by its root's sublayers)")
+        print("threads: at most \(options.threads) (of \(ProcessInfo.processInfo.activeProcessorCount) cores; a tree of ≥ \(PresentationTree.parallelMinimumLayerCount) layers is split by the sublayers of its first layer with several)")
         print("")
 
         var results: [(String, Measurement, Int)] = []

@@ -131,8 +131,9 @@ public struct PresentationTree: Sendable {
     }
 
     /// Evaluates `root` at `time` on at most `maximumThreads` threads (1: on the calling thread
-    /// only). A big tree is split among threads by its root's sublayers; the result is the same
-    /// tree, value for value, whatever the number of threads.
+    /// only). A tree of `parallelMinimumLayerCount` layers or more is split among threads by the
+    /// sublayers of its first layer with several (`ParallelSplit`); the result is the same tree,
+    /// value for value, whatever the number of threads.
     public static func evaluate(_ root: CALayer, at time: Double, maximumThreads: Int) -> PresentationTree {
         let (split, estimate) = ParallelSplit.choose(for: root, threads: maximumThreads)
         if let split { return PresentationTree(time: time, layers: split.evaluate(root, at: time)) }
