@@ -5,20 +5,22 @@ import Rendering
 /// its span and its colour step, each computed with the operations `GradientPaint.color(at:)`
 /// uses, so a colour found here is bit for bit the one it returns.
 struct GradientStops {
+    struct Segment {
+        let lower: Float, upper: Float, span: Float
+        let base: SIMD4<Float>, step: SIMD4<Float>
+    }
+
     let first: SIMD4<Float>, last: SIMD4<Float>
     let firstLocation: Float
-    /// Segment i (1 ≤ i < count) in element i; element 0 unused.
-    let lower: [Float], upper: [Float], span: [Float]
-    let base: [SIMD4<Float>], step: [SIMD4<Float>]
+    /// Segment i (1 ≤ i < count) in element i, between stops i − 1 and i; element 0 unused.
+    let segments: [Segment]
 
     init(_ g: GradientPaint) {
         let c = g.colors, l = g.locations
         first = c[0]; last = c[c.count - 1]; firstLocation = l[0]
-        lower = [0] + (1..<c.count).map { l[$0 - 1] }
-        upper = [0] + (1..<c.count).map { l[$0] }
-        span = [0] + (1..<c.count).map { l[$0] - l[$0 - 1] }
-        base = [.zero] + (1..<c.count).map { c[$0 - 1] }
-        step = [.zero] + (1..<c.count).map { c[$0] - c[$0 - 1] }
+        segments = [Segment(lower: 0, upper: 0, span: 0, base: .zero, step: .zero)] + (1..<c.count).map {
+            Segment(lower: l[$0 - 1], upper: l[$0], span: l[$0] - l[$0 - 1], base: c[$0 - 1], step: c[$0] - c[$0 - 1])
+        }
     }
 }
 
@@ -40,12 +42,8 @@ extension PassRasterizer {
         let uvOffset = item.uvOffset, uvScale = item.uvScale
         let order = item.order
         let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
-        let count = stops.upper.count
-        stops.lower.withUnsafeBufferPointer { lower in
-        stops.upper.withUnsafeBufferPointer { upper in
-        stops.span.withUnsafeBufferPointer { spans in
-        stops.base.withUnsafeBufferPointer { base in
-        stops.step.withUnsafeBufferPointer { step in
+        let count = stops.segments.count
+        stops.segments.withUnsafeBufferPointer { segments in
             var segment = 1
             /// `GradientPaint.color(at:)`, premultiplied.
             @inline(__always) func color(_ t: Float) -> SIMD4<Float> {
@@ -53,13 +51,14 @@ extension PassRasterizer {
                 if t <= stops.firstLocation {
                     c = stops.first
                 } else {
-                    if !(segment < count && lower[segment] < t && t <= upper[segment]) {
+                    if !(segment < count && segments[segment].lower < t && t <= segments[segment].upper) {
                         segment = count
-                        for i in 1..<count where t <= upper[i] { segment = i; break }
+                        for i in 1..<count where t <= segments[i].upper { segment = i; break }
                     }
                     if segment < count {
-                        let f = spans[segment] > 0 ? (t - lower[segment]) / spans[segment] : 1
-                        c = base[segment] + step[segment] * f
+                        let run = segments[segment]
+                        let f = run.span > 0 ? (t - run.lower) / run.span : 1
+                        c = run.base + run.step * f
                     }
                 }
                 return SIMD4(c.x * c.w, c.y * c.w, c.z * c.w, c.w)
@@ -128,18 +127,18 @@ extension PassRasterizer {
                         x += 4
                         continue
                     }
-                    if !(segment < count && all(t .> lower[segment]) && all(t .<= upper[segment])) {
+                    if !(segment < count && all(t .> segments[segment].lower) && all(t .<= segments[segment].upper)) {
                         segment = count
-                        for i in 1..<count where t[0] <= upper[i] { segment = i; break }
-                        guard segment < count, all(t .> lower[segment]), all(t .<= upper[segment]) else {
+                        for i in 1..<count where t[0] <= segments[i].upper { segment = i; break }
+                        guard segment < count, all(t .> segments[segment].lower), all(t .<= segments[segment].upper) else {
                             for i in 0..<4 { put(color(t[i]), row + x + i) }
                             x += 4
                             continue
                         }
                     }
-                    let spanLength = spans[segment]
-                    let f = spanLength > 0 ? (t - lower[segment]) / spanLength : SIMD4(repeating: 1)
-                    let c0 = base[segment], dc = step[segment]
+                    let run = segments[segment]
+                    let f = run.span > 0 ? (t - run.lower) / run.span : SIMD4(repeating: 1)
+                    let c0 = run.base, dc = run.step
                     let r = c0.x + dc.x * f, g = c0.y + dc.y * f, b = c0.z + dc.z * f, a = c0.w + dc.w * f
                     // Premultiplied, faded, scaled: color(t) * opacity * 255 + 0.5 per lane.
                     let sr = r * a * opacity * 255 + 0.5, sg = g * a * opacity * 255 + 0.5
@@ -152,6 +151,6 @@ extension PassRasterizer {
                     x += 1
                 }
             }
-        }}}}}
+        }
     }
 }
