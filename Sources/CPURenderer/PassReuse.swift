@@ -35,7 +35,7 @@ struct PassReuse {
             if index < previous.count { previous[index] = pass } else if index == previous.count { previous.append(pass) }
         }
         guard targetMatches, pass.startsFrom == nil, index < previous.count, Self.drawsSame(previous[index], pass),
-              pass.items.allSatisfy({ $0.readPasses.allSatisfy(kept.contains) }) else { return false }
+              pass.items.allSatisfy({ $0.readsOnly(kept) }) else { return false }
         kept.insert(pass.id)
         return true
     }
@@ -63,14 +63,12 @@ struct PassReuse {
 }
 
 extension DrawItem {
-    /// The ids of the earlier passes this item samples (its paint and its mask).
-    var readPasses: [Int] {
-        var ids: [Int] = []
+    /// Whether every earlier pass this item samples (its paint's and its mask's) is in `passes`.
+    func readsOnly(_ passes: Set<Int>) -> Bool {
         switch paint {
-        case .pass(let id, _), .tintedPass(let id, _, _), .blur(let id, _, _): ids.append(id)
+        case .pass(let id, _), .tintedPass(let id, _, _), .blur(let id, _, _): guard passes.contains(id) else { return false }
         case .solid, .image, .gradient: break
         }
-        if let maskPass { ids.append(maskPass) }
-        return ids
+        return maskPass.map(passes.contains) ?? true
     }
 }
