@@ -20,11 +20,25 @@ public struct BodyCorners: Sendable, Equatable {
     }
 }
 
+extension RoundedCorners {
+    /// For a single corner: whether it lies on the rectangle's min-x side, and on its min-y side.
+    var liesAtMin: (x: Bool, y: Bool) {
+        (self == .minXMinY || self == .minXMaxY, self == .minXMinY || self == .maxXMinY)
+    }
+}
+
 extension DrawItem {
     /// The part of a corner-mask pair that a corner's square samples.
     public static func quadrant(of corner: RoundedCorners) -> CGRect {
-        let minX = corner == .minXMinY || corner == .minXMaxY, minY = corner == .minXMinY || corner == .maxXMinY
-        return CGRect(x: minX ? 0 : 0.5, y: minY ? 0 : 0.5, width: 0.5, height: 0.5)
+        let atMin = corner.liesAtMin
+        return CGRect(x: atMin.x ? 0 : 0.5, y: atMin.y ? 0 : 0.5, width: 0.5, height: 0.5)
+    }
+
+    /// The `side`×`side` square of `rect` at the single corner `corner`.
+    static func cornerSquare(_ corner: RoundedCorners, of rect: CGRect, side: CGFloat) -> CGRect {
+        let atMin = corner.liesAtMin
+        return CGRect(x: atMin.x ? rect.minX : rect.maxX - side, y: atMin.y ? rect.minY : rect.maxY - side,
+                      width: side, height: side)
     }
 
     /// Calls `body` with the corner item of each corner a body with `FillBody.cornerPair` draws

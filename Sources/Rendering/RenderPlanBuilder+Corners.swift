@@ -53,9 +53,7 @@ extension RenderPlanBuilder {
         if !shape.corners.isEmpty {
             // The lowest corner bit set: one of the rounded corners.
             let corner = RoundedCorners(rawValue: shape.corners.rawValue & (~shape.corners.rawValue &+ 1))
-            let minX = corner == .minXMinY || corner == .minXMaxY, minY = corner == .minXMinY || corner == .maxXMinY
-            fillCorner.rect = CGRect(x: minX ? fill.rect.minX : fill.rect.maxX - r, y: minY ? fill.rect.minY : fill.rect.maxY - r,
-                                     width: r, height: r)
+            fillCorner.rect = DrawItem.cornerSquare(corner, of: fill.rect, side: r)
             borderCorner.rect = fillCorner.rect
             if let pair = maskingCorner(fillCorner, pairedBorder: borderCorner, stopwatch, memo: &memo),
                case .image(let mask, _, _, _) = pair.paint, let fillColor = pair.tint, let borderColor = pair.borderTint {
