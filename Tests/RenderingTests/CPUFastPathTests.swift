@@ -16,15 +16,8 @@ final class CPUFastPathTests: XCTestCase {
     /// and moved by fractions of one, rotated, faded, in a group with opacity, one masked, over
     /// a gradient; `shift` moves and turns them.
     private func plan(shift: CGFloat, cache: ContentCache) -> RenderPlan {
-        let root = CALayer()
-        root.bounds = CGRect(x: 0, y: 0, width: 120, height: 96)
-        root.position = CGPoint(x: 60, y: 48)
-        let gradient = CAGradientLayer()
-        gradient.frame = CGRect(x: 4, y: 50, width: 90, height: 40)
-        gradient.colors = [CGColor(red: 0.1, green: 0.6, blue: 0.9, alpha: 0.8), CGColor(red: 0.9, green: 0.2, blue: 0.1, alpha: 1)]
-        gradient.startPoint = CGPoint(x: 0, y: 0.2)
-        gradient.endPoint = CGPoint(x: 1, y: 0.8)
-        root.addSublayer(gradient)
+        let root = rootLayer(width: 120, height: 96)
+        root.addSublayer(diagonalGradient(frame: CGRect(x: 4, y: 50, width: 90, height: 40)))
         let group = CALayer()
         group.frame = root.bounds
         group.opacity = 0.7
@@ -96,9 +89,7 @@ final class CPUFastPathTests: XCTestCase {
         }
         let image = try XCTUnwrap(CGImage(width: 64, height: 48, premultipliedRGBA: pixels))
         func plan(opacity: Float) -> RenderPlan {
-            let root = CALayer()
-            root.bounds = CGRect(x: 0, y: 0, width: 160, height: 120)
-            root.position = CGPoint(x: 80, y: 60)
+            let root = rootLayer(width: 160, height: 120)
             var perspective = CATransform3DIdentity
             perspective.m34 = -1.0 / 300
             root.sublayerTransform = perspective

@@ -15,14 +15,8 @@ final class CPUPassReuseTests: XCTestCase {
     /// that moves by `shift` at the root; `inner` moves a shape inside the group, `maskScale`
     /// resizes the mask.
     private func plan(shift: CGFloat, inner: CGFloat, maskScale: CGFloat, cache: ContentCache) -> RenderPlan {
-        let root = CALayer()
-        root.bounds = CGRect(x: 0, y: 0, width: 120, height: 96)
-        root.position = CGPoint(x: 60, y: 48)
-        let gradient = CAGradientLayer()
-        gradient.frame = CGRect(x: 4, y: 30, width: 90, height: 60)
-        gradient.colors = [CGColor(red: 0.1, green: 0.6, blue: 0.9, alpha: 0.8), CGColor(red: 0.9, green: 0.2, blue: 0.1, alpha: 1)]
-        gradient.startPoint = CGPoint(x: 0, y: 0.2)
-        gradient.endPoint = CGPoint(x: 1, y: 0.8)
+        let root = rootLayer(width: 120, height: 96)
+        let gradient = diagonalGradient(frame: CGRect(x: 4, y: 30, width: 90, height: 60))
         let mask = CAShapeLayer()
         mask.frame = gradient.bounds
         mask.path = CGPath(ellipseIn: CGRect(x: 5, y: 5, width: 80 * maskScale, height: 50 * maskScale), transform: nil)

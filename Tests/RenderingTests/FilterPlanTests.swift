@@ -8,13 +8,7 @@ import Rendering
 /// The render plan of `compositingFilter`, `filters` and `backgroundFilters`, checked as text:
 /// which passes exist, in which order, and what the composites carry.
 final class FilterPlanTests: XCTestCase {
-    private func root(_ w: CGFloat = 100, _ h: CGFloat = 100) -> CALayer {
-        let root = CALayer()
-        root.name = "root"
-        root.bounds = CGRect(x: 0, y: 0, width: w, height: h)
-        root.position = CGPoint(x: w / 2, y: h / 2)
-        return root
-    }
+    private func root(_ w: CGFloat = 100, _ h: CGFloat = 100) -> CALayer { rootLayer(width: w, height: h, name: "root") }
 
     private func box(_ name: String, _ frame: CGRect, _ gray: CGFloat? = 0.5) -> CALayer {
         let layer = CALayer()

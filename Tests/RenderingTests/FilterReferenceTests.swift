@@ -35,12 +35,7 @@ final class FilterReferenceTests: XCTestCase {
         return try backends().map { name, backend in (name, try XCTUnwrap(backend.render(plan, images: FileImageProvider()), name)) }
     }
 
-    private func root(_ width: CGFloat, _ height: CGFloat) -> CALayer {
-        let root = CALayer()
-        root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
-        root.position = CGPoint(x: width / 2, y: height / 2)
-        return root
-    }
+    private func root(_ width: CGFloat, _ height: CGFloat) -> CALayer { rootLayer(width: width, height: height) }
 
     private func box(_ frame: CGRect, _ color: [Double]) -> CALayer {
         let layer = CALayer()

@@ -31,12 +31,7 @@ final class GLRendererTests: XCTestCase {
         return gpu
     }
 
-    private func root(_ width: CGFloat, _ height: CGFloat) -> CALayer {
-        let root = CALayer()
-        root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
-        root.position = CGPoint(x: width / 2, y: height / 2)
-        return root
-    }
+    private func root(_ width: CGFloat, _ height: CGFloat) -> CALayer { rootLayer(width: width, height: height) }
 
     private func pixel(_ image: Image, _ x: Int, _ y: Int) -> [Int] {
         guard (0..<image.width).contains(x), (0..<image.height).contains(y) else { return [-1, -1, -1, -1] }

@@ -13,13 +13,7 @@ final class RenderPlanTests: XCTestCase {
     private let red = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
     private let blue = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
 
-    private func root(_ w: CGFloat = 100, _ h: CGFloat = 100) -> CALayer {
-        let root = CALayer()
-        root.name = "root"
-        root.bounds = CGRect(x: 0, y: 0, width: w, height: h)
-        root.position = CGPoint(x: w / 2, y: h / 2)
-        return root
-    }
+    private func root(_ w: CGFloat = 100, _ h: CGFloat = 100) -> CALayer { rootLayer(width: w, height: h, name: "root") }
 
     private func box(_ name: String, _ frame: CGRect, _ color: CGColor? = nil) -> CALayer {
         let layer = CALayer()
