@@ -18,6 +18,8 @@ extension PresentationTree {
         /// Smaller trees are evaluated on one thread: waking others costs more than it saves.
         static let minimumLayerCount = 2048
 
+        /// The root and its only children down to the split layer (the last).
+        private let chain: [CALayer]
         private let rootSlots: Int
         private let parts: [Range<Int>]
         /// Slots of each part: where it starts in the tree and how many layers it is expected to present.
@@ -38,7 +40,7 @@ extension PresentationTree {
             let rootSlots = chain.reduce(0) { $0 + 1 + ($1.mask?.estimatedPresentedLayerCount ?? 0) }
             let estimate = rootSlots + counts.reduce(0, +)
             guard estimate >= minimumLayerCount else { return (nil, estimate) }
-            return (ParallelSplit(counts: counts, rootSlots: rootSlots, threads: threads), estimate)
+            return (ParallelSplit(chain: chain, counts: counts, rootSlots: rootSlots, threads: threads), estimate)
         }
 
         /// The root and its only children down to the split layer (the last), or nil where a
@@ -56,8 +58,9 @@ extension PresentationTree {
             }
         }
 
-        private init(counts: [Int], rootSlots: Int, threads: Int) {
+        private init(chain: [CALayer], counts: [Int], rootSlots: Int, threads: Int) {
             let sublayerTotal = counts.reduce(0, +)
+            self.chain = chain
             self.rootSlots = rootSlots
             slotCount = rootSlots + sublayerTotal
             // More parts than threads, so a thread that finishes early takes another.
@@ -71,9 +74,8 @@ extension PresentationTree {
                 if isLast || filled * partCount >= (parts.count + 1) * sublayerTotal {
                     parts.append(start..<(i + 1))
                     starts.append(next)
-                    let partTotal = counts[start...i].reduce(0, +)
-                    slots.append(partTotal)
-                    next += partTotal
+                    slots.append(rootSlots + filled - next)
+                    next = rootSlots + filled
                     start = i + 1
                 }
             }
@@ -82,15 +84,15 @@ extension PresentationTree {
             partSlots = slots
         }
 
-        func evaluate(_ root: CALayer, at time: Double) -> [PresentedLayer] {
+        func evaluate(at time: Double) -> [PresentedLayer] {
+            let (chain, parts) = (chain, parts)
             var assembled: [PresentedLayer] = []
             let inPlace = [PresentedLayer](unsafeUninitializedCapacity: slotCount) { buffer, initialized in
                 let slots = buffer.baseAddress!
                 var rootBuilder = Builder(layers: PresentedLayerRegion(slots: slots, count: rootSlots))
                 // The root and its chain of only children, each its parent's one sublayer.
-                var (index, frame, _) = rootBuilder.appendLayer(root, parent: nil, siblingIndex: 0, depth: 0, isMask: false,
+                var (index, frame, _) = rootBuilder.appendLayer(chain[0], parent: nil, siblingIndex: 0, depth: 0, isMask: false,
                                                                 parentFrame: ParentFrame(time: time))
-                let chain = Self.chain(below: root) ?? [root]
                 for (depth, layer) in chain.enumerated().dropFirst() {
                     let parent = index
                     (index, frame, _) = rootBuilder.appendLayer(layer, parent: parent, siblingIndex: 0, depth: depth, isMask: false,

@@ -136,7 +136,7 @@ public struct PresentationTree: Sendable {
     /// value for value, whatever the number of threads.
     public static func evaluate(_ root: CALayer, at time: Double, maximumThreads: Int) -> PresentationTree {
         let (split, estimate) = ParallelSplit.choose(for: root, threads: maximumThreads)
-        if let split { return PresentationTree(time: time, layers: split.evaluate(root, at: time)) }
+        if let split { return PresentationTree(time: time, layers: split.evaluate(at: time)) }
         var builder = Builder(layers: [PresentedLayer]())
         builder.layers.reserveCapacity(estimate)
         builder.visit(root, parent: nil, siblingIndex: 0, depth: 0, isMask: false,
