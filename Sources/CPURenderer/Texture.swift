@@ -8,12 +8,18 @@ import Rendering
 final class Texture: @unchecked Sendable {
     /// Level 0 first; each level half the size of the one before (at least 1), down to 1×1.
     private(set) var levels: [TextureLevelView] = []
+    /// The contents image's pixels that level 0 points into (nil: level 0 is the texture's own).
+    private let shared: [UInt8]?
     /// Whether every texel has alpha 1 (an item painted with it may hide what is below).
     let isOpaque: Bool
 
+    /// The image's texels, read where they lie (a raster made this frame is not copied again:
+    /// a copy costs a pass over fresh memory, page faults and all).
     init(_ image: Image) {
-        let base = UnsafeMutablePointer<UInt8>.allocate(capacity: image.pixels.count)
-        image.pixels.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: $0.count) }
+        // The array's storage is a heap object that neither moves nor changes while `shared`
+        // holds it, so its address stands in for level 0 (which a content texture never writes).
+        shared = image.pixels
+        let base = shared!.withUnsafeBufferPointer { $0.baseAddress! }
         levels = [TextureLevelView(base: base, width: image.width, height: image.height)]
         isOpaque = image.isOpaque
         extents = .allocate(capacity: 2 * max(image.height, 1))
@@ -41,6 +47,7 @@ final class Texture: @unchecked Sendable {
     /// An uninitialised `width`×`height` target that passes draw into (reused across frames).
     init(target width: Int, height: Int) {
         levels = [TextureLevelView(base: UnsafeMutablePointer<UInt8>.allocate(capacity: width * height * 4), width: width, height: height)]
+        shared = nil
         isOpaque = false
         extents = .allocate(capacity: 2 * max(height, 1))
     }
@@ -90,7 +97,7 @@ final class Texture: @unchecked Sendable {
     }
 
     deinit {
-        for level in levels { UnsafeMutablePointer(mutating: level.base).deallocate() }
+        for level in levels.dropFirst(shared == nil ? 0 : 1) { UnsafeMutablePointer(mutating: level.base).deallocate() }
         extents.deallocate()
         tiles?.deallocate()
         widened?.deallocate()
