@@ -268,10 +268,10 @@ extension RenderPlanBuilder.Walk {
     /// that item instead of a pass of it).
     /// Whether layer `index`'s `masksToBounds` (square-cornered) can cut nothing away, so its
     /// subtree is drawn directly instead of through a pass: the same pixels without the
-    /// resampling and the pass's memory. So when its bounds cover all of the target that can
-    /// show, or when everything its subtree draws lies inside them and nothing in it has
-    /// filters (whose reach the extent leaves out). Lottie precomps clip to their composition,
-    /// which usually holds all of their content.
+    /// resampling and the pass's memory. So when its bounds (grown to whole pixels, as its pass
+    /// would be) cover all of the target, or when everything its subtree draws lies inside them
+    /// and nothing in it has filters (whose reach the extent leaves out). Lottie precomps clip to
+    /// their composition, which usually holds all of their content.
     func clipsNothing(_ index: Int, toTarget m: CATransform3D) -> Bool {
         let p = tree.layers[index].properties
         guard p.cornerRadius <= 0 else { return false }
@@ -281,6 +281,12 @@ extension RenderPlanBuilder.Walk {
             let placed = CGRect(x: p.bounds.minX * m.m11 + m.m41, y: p.bounds.minY * m.m22 + m.m42,
                                 width: p.bounds.width * m.m11, height: p.bounds.height * m.m22)
             if placed.contains(samplingTarget) { return true }
+            // Its pass would be the bounds grown to whole target pixels (`targetAlignedPass`):
+            // where that is all of the target, the pass is a copy of what drawing directly gives
+            // (a precomp inside the pass of an enclosing precomp of the same size).
+            let x0 = placed.minX.rounded(.down), y0 = placed.minY.rounded(.down)
+            let x1 = placed.maxX.rounded(.up), y1 = placed.maxY.rounded(.up)
+            if m.m11 <= 64, m.m22 <= 64, x0 <= 0, y0 <= 0, x1 >= CGFloat(target.width), y1 >= CGFloat(target.height) { return true }
         }
         guard let extent = contentExtent(index), p.bounds.contains(extent) || extent.isNull else { return false }
         var stack = [index]

@@ -339,6 +339,29 @@ final class RenderPlanTests: XCTestCase {
         XCTAssertTrue(plan(r).contains("masksToBounds"), plan(r))
     }
 
+    /// A precomp clipping to the same bounds as the one around it, at a scale that puts their
+    /// edge inside a pixel (1334 points × 0.32 = 426.88): the inner one's pass would be the
+    /// outer pass's pixels, so it draws into it directly; the outer one still clips.
+    func test09cNestedClipOfTheSameBoundsNeedsNoPass() {
+        let r = root(512, 512)
+        let outer = CALayer()
+        outer.name = "outer"
+        outer.bounds = CGRect(x: 0, y: 0, width: 1334, height: 1600)
+        outer.anchorPoint = .zero
+        outer.position = .zero
+        outer.transform = CATransform3DMakeScale(0.32, 0.32, 1)
+        outer.masksToBounds = true
+        let inner = box("inner", outer.bounds)
+        inner.masksToBounds = true
+        inner.addSublayer(box("overflow", CGRect(x: 1200, y: 100, width: 400, height: 200), blue))
+        outer.addSublayer(inner)
+        r.addSublayer(outer)
+        let text = plan(r)
+        XCTAssertEqual(text.components(separatedBy: "masksToBounds").count - 1, 1, text)
+        XCTAssertTrue(text.contains("pass 0 427x512 masksToBounds"), text)
+        XCTAssertTrue(text.contains("background root/outer/inner/overflow quad (384,32) (512,32) (512,96) (384,96)"), text)
+    }
+
     func test23MasksToBoundsHidesTheShadow() {
         let r = root()
         let a = box("a", CGRect(x: 20, y: 20, width: 40, height: 40), red)
