@@ -79,6 +79,9 @@ public final class ContentCache: ContentRasterizer, Sendable {
         case .alignedShape(let shape, _, _, _):
             guard let path = shape.path else { return nil }
             return raster(path, style: ShapeStyle(shape), placement: placement)
+        case .placedShape(let shape, let transform):
+            guard let path = shape.path else { return nil }
+            return placedRaster(path, style: ShapeStyle(shape), transform: transform, placement: placement)
         case .filledPath(let path, _):
             return raster(path, style: ShapeStyle(fillColor: .white, fillRule: .nonZero, strokeColor: nil), placement: placement)
         case .cornerMask(let radius, let ringWidth):
@@ -138,6 +141,9 @@ public final class ContentCache: ContentRasterizer, Sendable {
         case .alignedShape(let shape, let scale, let stretch, let phase):
             guard let path = shape.path else { return nil }
             return aligned(PathRasterizer.paintedBounds(of: path, style: ShapeStyle(shape)), scale: scale, stretch: stretch, phase: phase)
+        case .placedShape(let shape, let transform):
+            guard let path = shape.path else { return nil }
+            return placed(PathRasterizer.paintedBounds(of: path, style: ShapeStyle(shape)).applying(transform))
         case .filledPath(let path, let scale):
             return aligned(path.boundingBoxOfPath, scale: scale)
         case .cornerMask(let radius, _):
@@ -165,6 +171,8 @@ public final class ContentCache: ContentRasterizer, Sendable {
             }
             let region = clip.intersection(whole.rect)
             guard !region.isNull else { return nil }
+            // A placed shape's region is in target pixels already (the plan keeps it within cairo's range).
+            if case .placedShape = inner { return placed(region) }
             // cairo holds device coordinates in 24.8 fixed point (±8,388,607): the whole path, not
             // only the part drawn, must map within it, so very distant geometry lowers the scale.
             let reach = max(abs(whole.rect.minX - region.minX), abs(whole.rect.maxX - region.minX),
@@ -213,6 +221,26 @@ public final class ContentCache: ContentRasterizer, Sendable {
         guard maxX > minX, maxY > minY else { return nil }
         let rect = CGRect(x: minX / sx, y: minY / sy, width: (maxX - minX) / sx, height: (maxY - minY) / sy)
         return Placement(rect: rect, width: pixelCount(maxX - minX), height: pixelCount(maxY - minY), scale: scale, stretch: stretch)
+    }
+
+    /// `region` (target pixels from the placed shape's whole-pixel origin) grown to whole pixels.
+    private static func placed(_ region: CGRect) -> Placement? {
+        guard !region.isNull, region.minX.isFinite, region.minY.isFinite, region.maxX.isFinite, region.maxY.isFinite else { return nil }
+        let minX = region.minX.rounded(.down), minY = region.minY.rounded(.down)
+        let maxX = region.maxX.rounded(.up), maxY = region.maxY.rounded(.up)
+        guard maxX > minX, maxY > minY, maxX - minX <= maximumSide, maxY - minY <= maximumSide else { return nil }
+        return Placement(rect: CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY),
+                         width: pixelCount(maxX - minX), height: pixelCount(maxY - minY), scale: 1)
+    }
+
+    /// A path drawn under `transform` (layer points → the placement's pixels) over the placement.
+    private static func placedRaster(_ path: CGPath, style: ShapeStyle, transform t: CGAffineTransform,
+                                     placement: Placement) -> RasterizedContent? {
+        let toImage = CGAffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx - placement.rect.minX, ty: t.ty - placement.rect.minY)
+        let input = ShapeRasterInput(path: path, style: style, pixelWidth: placement.width, pixelHeight: placement.height, transform: toImage)
+        guard let image = PathRasterizer.rasterize(input),
+              let cgImage = CGImage(width: image.width, height: image.height, premultipliedRGBA: image.pixels) else { return nil }
+        return RasterizedContent(image: cgImage, rect: placement.rect)
     }
 
     /// A path drawn over a placement's region, its pixels lined up with the target's.

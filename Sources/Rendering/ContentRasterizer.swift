@@ -14,6 +14,12 @@ public enum ContentRequest: Hashable, Sendable {
     /// fraction of a target pixel the layer's origin sits at) so that they coincide with the
     /// target's and compositing resamples nothing.
     case alignedShape(ShapeProperties, scale: CGFloat, stretch: CGSize, phase: CGPoint)
+    /// A shape drawn straight onto the target's pixels under a 2D map (a rotated, skewed or
+    /// unevenly scaled layer): `transform` takes layer points to target pixels counted from a
+    /// whole pixel (its translation is the sub-pixel phase), so the raster is drawn moved by
+    /// whole pixels and compositing resamples nothing. The image covers `RasterizedContent.rect`
+    /// of those pixels, not of the layer's points.
+    case placedShape(ShapeProperties, transform: CGAffineTransform)
     /// A `CATextLayer`'s text laid out in bounds of `size` points, at `scale` pixels per point.
     case text(TextProperties, size: CGSize, scale: CGFloat)
     /// A path filled opaque white with the non-zero rule (a shadow's shape), at `scale` pixels per point.
@@ -37,7 +43,7 @@ public enum ContentRequest: Hashable, Sendable {
     public var requestedScale: CGFloat {
         switch self {
         case .shape(_, let scale), .alignedShape(_, let scale, _, _), .text(_, _, let scale), .filledPath(_, let scale): scale
-        case .cornerMask, .cornerMaskPair: 1
+        case .cornerMask, .cornerMaskPair, .placedShape: 1
         case .drawing(let drawing): drawing.key.scale
         case .clipped(let inner, _): inner.requestedScale
         }

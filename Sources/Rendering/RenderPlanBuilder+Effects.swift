@@ -76,7 +76,14 @@ extension RenderPlanBuilder.Walk {
         let reach: CGRect
         switch p.content {
         case .shape(let shape) where shape.path != nil:
-            if let grid = Self.targetGrid(toTarget) {
+            let strokes = shape.strokeColor != nil && shape.lineWidth > 0
+            let outset = strokes ? shape.lineWidth / 2 * max(shape.miterLimit.isFinite ? shape.miterLimit : 1, 2.0.squareRoot()) + 1 : 1
+            reach = shape.path!.boundingBox.insetBy(dx: -outset, dy: -outset)
+            let grid = Self.targetGrid(toTarget)
+            if grid == nil, appendPlacedShape(shape, of: p, path: path, reach: reach, toTarget: toTarget, opacity: opacity, into: &items) {
+                return
+            }
+            if let grid {
                 // Under a plain scale and move, rasterize on the target's own pixels: no resampling.
                 let phase = Self.rasterPhase(grid.phase)
                 request = .alignedShape(shape, scale: grid.scale, stretch: grid.stretch, phase: phase.phase)
@@ -89,9 +96,6 @@ extension RenderPlanBuilder.Walk {
                 let density = Self.pixelDensity(toTarget, at: CGPoint(x: p.bounds.midX, y: p.bounds.midY))
                 request = .shape(shape, scale: min(scale(), ContentRequest.vectorRasterScale(density: 2 * density)))
             }
-            let strokes = shape.strokeColor != nil && shape.lineWidth > 0
-            let outset = strokes ? shape.lineWidth / 2 * max(shape.miterLimit.isFinite ? shape.miterLimit : 1, 2.0.squareRoot()) + 1 : 1
-            reach = shape.path!.boundingBox.insetBy(dx: -outset, dy: -outset)
         case .text(let text) where p.bounds.width > 0 && p.bounds.height > 0:
             request = .text(text, size: p.bounds.size, scale: scale())
             reach = p.bounds
