@@ -334,7 +334,7 @@ public struct RenderPlanBuilder {
             let layer = tree.layers[index]
             let p = layer.properties
             var region = p.masksToBounds ? p.bounds : contentExtent(index) ?? visibleRegion(toTarget, margin: 0) ?? p.bounds
-            if let mask = layer.mask, let covered = placedExtent(of: mask) { region = region.intersection(covered) }
+            if let mask = layer.mask, let covered = placedExtent(of: mask) { region = region.intersection(Self.maskTile(covered, of: region)) }
             guard !region.isNull, region.width > 0, region.height > 0,
                   let visible = VisibleRegion.clip(region, toTarget: toTarget, target: samplingTarget) else { return }
             let area: CGRect, passWidth: Int, passHeight: Int
