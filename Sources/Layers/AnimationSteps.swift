@@ -51,7 +51,7 @@ struct AnimationSteps {
         let slot: VectorSlot
         /// Kept alive by its program in the storage's `programs` (unowned: reading it every frame
         /// would otherwise retain and release it).
-        unowned(unsafe) let track: VectorKeyframes
+        let track: Unmanaged<VectorKeyframes>
         let curve: TimingCurve?
         let isAdditive: Bool
         let isCumulative: Bool
@@ -101,7 +101,7 @@ struct AnimationSteps {
                 let track = prepared.vectorKeyframes!
                 programs.append(program)
                 keyframes.append(KeyframeStep(timing: prepared.timing, key: path.key, field: path.field,
-                                              slot: VectorSlot(path, kind: track.kind), track: track,
+                                              slot: VectorSlot(path, kind: track.kind), track: .passUnretained(track),
                                               curve: prepared.timingFunction?.curve, isAdditive: prepared.isAdditive,
                                               isCumulative: prepared.isCumulative))
                 steps.append(.keyframes(keyframes.count - 1, removedOnCompletion: removedOnCompletion))
@@ -257,18 +257,18 @@ extension AnimationSteps.KeyframeStep {
         guard let time = step.pointee.timing.resolve(parentTime: parentTime),
               !(removedOnCompletion && time.phase == .after) else { return }
         let u = step.pointee.curve?.solve(time.fraction) ?? time.fraction
-        let track = step.pointee.track
-        var v = track.value(at: u)
-        if step.pointee.isCumulative, time.iteration > 0 { v = track.end * Double(time.iteration) + v }
+        let (sample, end, kind) = step.pointee.track._withUnsafeGuaranteedRef { ($0.value(at: u), $0.end, $0.kind) }
+        var v = sample
+        if step.pointee.isCumulative, time.iteration > 0 { v = end * Double(time.iteration) + v }
         let slot = step.pointee.slot
         guard case .general = slot else {
             if step.pointee.isAdditive, let current = slot.read(state) { v = current + v }
-            guard track.kind.isFinite(v) else { return }
+            guard kind.isFinite(v) else { return }
             slot.write(v, into: &state)
             return
         }
         let path = LayerKeyPath(key: step.pointee.key, field: step.pointee.field)
-        var value = VectorEndpoints.value(v, kind: track.kind)
+        var value = VectorEndpoints.value(v, kind: kind)
         if step.pointee.isAdditive, let current = state.value(at: path) { value = current.adding(value) }
         guard value.isFinite else { return }
         state.setValue(value, at: path)

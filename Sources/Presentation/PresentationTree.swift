@@ -190,10 +190,13 @@ public struct PresentationTree: Sendable {
 
         mutating func visit(_ layer: CALayer, parent: Int?, siblingIndex: Int, depth: Int, isMask: Bool,
                             parentFrame: ParentFrame) {
+            let sublayers = layer.sublayers
             let (index, frame, values) = appendLayer(layer, parent: parent, siblingIndex: siblingIndex, depth: depth,
-                                                     isMask: isMask, parentFrame: parentFrame)
+                                                     isMask: isMask, hasSublayers: sublayers != nil, parentFrame: parentFrame)
+            // A leaf (no sublayers, no particles) has nothing below it to place.
+            guard let frame else { return }
             var children: [Int] = []
-            if let sublayers = layer.sublayers, !sublayers.isEmpty {
+            if let sublayers {
                 if case .replicator(let r) = values.content {
                     appendReplicas(sublayers, of: index, depth: depth, replicator: ReplicatorExpansion(r, bounds: values.bounds),
                                    frame: frame, into: &children)
@@ -208,11 +211,12 @@ public struct PresentationTree: Sendable {
         }
 
         /// Presents `layer` itself and its mask (not its sublayers): returns its tree index, what
-        /// its children need from it, and its presented values. (Inlined: returning the frame
-        /// and values from a call would copy them.)
+        /// its children need from it (nil for a leaf: no sublayers, mask or particles), and its
+        /// presented values. (Inlined: returning the frame and values from a call would copy them.)
         @inline(__always)
         mutating func appendLayer(_ layer: CALayer, parent: Int?, siblingIndex: Int, depth: Int, isMask: Bool,
-                                  parentFrame: ParentFrame) -> (index: Int, frame: ParentFrame, values: LayerProperties) {
+                                  hasSublayers: Bool, parentFrame: ParentFrame)
+            -> (index: Int, frame: ParentFrame?, values: LayerProperties) {
             var localTime = layer.localTime(fromParentTime: parentFrame.localTime)
             if parentFrame.isDelayedCopy, parentFrame.localTime < layer.beginTime {
                 // A delayed replicator copy runs before its start: its animations must see the
@@ -236,23 +240,30 @@ public struct PresentationTree: Sendable {
             // A mask contributes only alpha to its owner, which is tinted already.
             let tint = isMask ? nil : parentFrame.tint
 
-            // What this layer's children need, before `values` moves into the array (built in
-            // one go: assigning field by field first writes every default).
-            let flattened = toRoot.flattened
-            let preservesDepth: Bool = switch values.content {
-            case .plain: false
-            case .transformLayer: true
-            case .replicator(let r): r.preservesDepth
-            case .emitter(let e): e.preservesDepth
-            default: false
+            let preservesDepth: Bool
+            let isEmitter: Bool
+            switch values.content {
+            case .plain: (preservesDepth, isEmitter) = (false, false)
+            case .transformLayer: (preservesDepth, isEmitter) = (true, false)
+            case .replicator(let r): (preservesDepth, isEmitter) = (r.preservesDepth, false)
+            case .emitter(let e): (preservesDepth, isEmitter) = (e.preservesDepth, true)
+            default: (preservesDepth, isEmitter) = (false, false)
             }
-            let frame = ParentFrame(
-                index: index, localTime: localTime, hidden: hidden, sublayerMatrix: values.transformForSublayers,
-                planeToRoot: preservesDepth ? toRoot : flattened, flattenedToRoot: flattened,
-                childContext: preservesDepth ? (isMask ? parent : parentFrame.childContext) : index,
-                tint: tint, replicaKey: parentFrame.replicaKey, replicaInstance: parentFrame.replicaInstance,
-                isDelayedCopy: parentFrame.isDelayedCopy,
-                flipsContents: parentFrame.flipsContents != values.isGeometryFlipped)
+            let mask = layer.mask
+            // What this layer's children need, before `values` moves into the array (built in
+            // one go: assigning field by field first writes every default). Most layers are
+            // leaves and skip it.
+            var frame: ParentFrame?
+            if hasSublayers || isEmitter || mask != nil {
+                let flattened = toRoot.flattened
+                frame = ParentFrame(
+                    index: index, localTime: localTime, hidden: hidden, sublayerMatrix: values.transformForSublayers,
+                    planeToRoot: preservesDepth ? toRoot : flattened, flattenedToRoot: flattened,
+                    childContext: preservesDepth ? (isMask ? parent : parentFrame.childContext) : index,
+                    tint: tint, replicaKey: parentFrame.replicaKey, replicaInstance: parentFrame.replicaInstance,
+                    isDelayedCopy: parentFrame.isDelayedCopy,
+                    flipsContents: parentFrame.flipsContents != values.isGeometryFlipped)
+            }
             let drawing = layer.drawing(atLocalTime: localTime, presented: values, flippedByAncestors: parentFrame.flipsContents)
             let typeName = values.content.typeName
 
@@ -265,7 +276,7 @@ public struct PresentationTree: Sendable {
                     : layer.transitionSnapshot(atLocalTime: localTime).map { PresentedSubtree(PresentationTree.evaluate($0, at: 0)) },
                 tint: tint, replicaInstance: parentFrame.replicaInstance, replicaKey: parentFrame.replicaKey,
                 preservesDepth: preservesDepth, drawing: drawing))
-            if let mask = layer.mask {
+            if let mask, let frame {
                 layers[index - base].mask = nextIndex
                 visit(mask, parent: index, siblingIndex: 0, depth: depth + 1, isMask: true, parentFrame: frame)
             }
