@@ -91,13 +91,13 @@ extension PresentationTree {
                 let slots = buffer.baseAddress!
                 var rootBuilder = Builder(layers: PresentedLayerRegion(slots: slots, count: rootSlots))
                 // The root and its chain of only children, each its parent's one sublayer.
-                var (index, chainFrame, _) = rootBuilder.appendLayer(chain[0], parent: nil, siblingIndex: 0, depth: 0,
+                var (index, chainFrame) = rootBuilder.appendLayer(chain[0], parent: nil, siblingIndex: 0, depth: 0,
                                                                      isMask: false, hasSublayers: true,
                                                                      parentFrame: ParentFrame(time: time))
                 var frame = chainFrame!
                 for (depth, layer) in chain.enumerated().dropFirst() {
                     let parent = index
-                    (index, chainFrame, _) = rootBuilder.appendLayer(layer, parent: parent, siblingIndex: 0, depth: depth,
+                    (index, chainFrame) = rootBuilder.appendLayer(layer, parent: parent, siblingIndex: 0, depth: depth,
                                                                      isMask: false, hasSublayers: true, parentFrame: frame)
                     frame = chainFrame!
                     rootBuilder.layers[parent].sublayersInDrawingOrder = [index]

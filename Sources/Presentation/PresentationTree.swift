@@ -191,32 +191,35 @@ public struct PresentationTree: Sendable {
         mutating func visit(_ layer: CALayer, parent: Int?, siblingIndex: Int, depth: Int, isMask: Bool,
                             parentFrame: ParentFrame) {
             let sublayers = layer.sublayers
-            let (index, frame, values) = appendLayer(layer, parent: parent, siblingIndex: siblingIndex, depth: depth,
-                                                     isMask: isMask, hasSublayers: sublayers != nil, parentFrame: parentFrame)
+            let (index, frame) = appendLayer(layer, parent: parent, siblingIndex: siblingIndex, depth: depth, isMask: isMask,
+                                             hasSublayers: sublayers != nil, parentFrame: parentFrame)
             // A leaf (no sublayers, no particles) has nothing below it to place.
             guard let frame else { return }
+            // Read back from the array (the values moved there; copying them out first costs
+            // more than this second look, which only parents take).
+            let content = layers[index - base].properties.content
             var children: [Int] = []
             if let sublayers {
-                if case .replicator(let r) = values.content {
-                    appendReplicas(sublayers, of: index, depth: depth, replicator: ReplicatorExpansion(r, bounds: values.bounds),
+                if case .replicator(let r) = content {
+                    let bounds = layers[index - base].properties.bounds
+                    appendReplicas(sublayers, of: index, depth: depth, replicator: ReplicatorExpansion(r, bounds: bounds),
                                    frame: frame, into: &children)
                 } else {
                     appendSublayers(sublayers, of: index, depth: depth, frame: frame, into: &children)
                 }
             }
-            if case .emitter(let e) = values.content, !frame.hidden, e.emitterCells != nil {
+            if case .emitter(let e) = content, !frame.hidden, e.emitterCells != nil {
                 appendParticles(of: layer, emitter: e, at: frame.localTime, index: index, depth: depth, frame: frame, into: &children)
             }
             layers[index - base].sublayersInDrawingOrder = children
         }
 
-        /// Presents `layer` itself and its mask (not its sublayers): returns its tree index, what
-        /// its children need from it (nil for a leaf: no sublayers, mask or particles), and its
-        /// presented values. (Inlined: returning the frame and values from a call would copy them.)
+        /// Presents `layer` itself and its mask (not its sublayers): returns its tree index and
+        /// what its children need from it (nil for a leaf: no sublayers, mask or particles).
+        /// (Inlined: returning the frame from a call would copy it.)
         @inline(__always)
         mutating func appendLayer(_ layer: CALayer, parent: Int?, siblingIndex: Int, depth: Int, isMask: Bool,
-                                  hasSublayers: Bool, parentFrame: ParentFrame)
-            -> (index: Int, frame: ParentFrame?, values: LayerProperties) {
+                                  hasSublayers: Bool, parentFrame: ParentFrame) -> (index: Int, frame: ParentFrame?) {
             var localTime = layer.localTime(fromParentTime: parentFrame.localTime)
             if parentFrame.isDelayedCopy, parentFrame.localTime < layer.beginTime {
                 // A delayed replicator copy runs before its start: its animations must see the
@@ -266,21 +269,22 @@ public struct PresentationTree: Sendable {
             }
             let drawing = layer.drawing(atLocalTime: localTime, presented: values, flippedByAncestors: parentFrame.flipsContents)
             let typeName = values.content.typeName
+            let transitionFrom = values.transition == nil ? nil
+                : layer.transitionSnapshot(atLocalTime: localTime).map { PresentedSubtree(PresentationTree.evaluate($0, at: 0)) }
 
             layers.append(PresentedLayer(
                 index: index, parent: parent, depth: depth, siblingIndex: siblingIndex, typeName: typeName,
-                properties: values, localTime: localTime, transformToParent: placement, transformToRoot: toRoot,
+                properties: consume values, localTime: localTime, transformToParent: placement, transformToRoot: toRoot,
                 renderingContext: isMask ? parent : parentFrame.childContext, mask: nil, isMask: isMask,
                 sublayersInDrawingOrder: [], isEffectivelyHidden: hidden, layerID: ObjectIdentifier(layer),
-                transitionFrom: values.transition == nil ? nil
-                    : layer.transitionSnapshot(atLocalTime: localTime).map { PresentedSubtree(PresentationTree.evaluate($0, at: 0)) },
+                transitionFrom: transitionFrom,
                 tint: tint, replicaInstance: parentFrame.replicaInstance, replicaKey: parentFrame.replicaKey,
                 preservesDepth: preservesDepth, drawing: drawing))
             if let mask, let frame {
                 layers[index - base].mask = nextIndex
                 visit(mask, parent: index, siblingIndex: 0, depth: depth + 1, isMask: true, parentFrame: frame)
             }
-            return (index, frame, values)
+            return (index, frame)
         }
 
         /// Visits `sublayers` under `frame` and appends them to `children` in drawing order
