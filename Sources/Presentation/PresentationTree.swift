@@ -187,6 +187,11 @@ public struct PresentationTree: Sendable {
 
         /// The tree index the next appended layer gets.
         var nextIndex: Int { base + layers.count }
+        /// While presenting copy k > 0 of a replicator with no `instanceDelay`: how far back copy 0's
+        /// layer of the same position lies. It ran at the same times, so its values are this
+        /// layer's (presentation is a function of the model and the time); only placement, tint
+        /// and replica keys differ, and those are computed anyway.
+        var mirrorOffset: Int?
 
         mutating func visit(_ layer: CALayer, parent: Int?, siblingIndex: Int, depth: Int, isMask: Bool,
                             parentFrame: ParentFrame) {
@@ -227,7 +232,14 @@ public struct PresentationTree: Sendable {
                 // not the 0 a layer's time reads before its beginTime.
                 localTime = (parentFrame.localTime - layer.beginTime) * Double(layer.speed) + layer.timeOffset
             }
-            let values = layer.presentationProperties(atLocalTime: localTime)
+            let index = nextIndex
+            let values: LayerProperties
+            if let offset = mirrorOffset, case let source = index - base - offset, source >= 0,
+               layers[source].layerID == ObjectIdentifier(layer), layers[source].localTime == localTime {
+                values = layers[source].properties
+            } else {
+                values = layer.presentationProperties(atLocalTime: localTime)
+            }
             var placement = values.transformToSuperlayer
             let toRoot: CATransform3D
             if parent == nil {
@@ -239,7 +251,6 @@ public struct PresentationTree: Sendable {
                 toRoot = placement.concatenating(parentFrame.planeToRoot)
             }
             let hidden = parentFrame.hidden || values.isHidden
-            let index = nextIndex
             // A mask contributes only alpha to its owner, which is tinted already.
             let tint = isMask ? nil : parentFrame.tint
 
