@@ -29,7 +29,7 @@ struct AnimationSteps {
 
     /// A vector property animation's per-frame data (see `AnimationProgram.apply`'s `.property`).
     struct VectorStep {
-        let timing: TimingParameters
+        let timing: TimingResolver
         let key: LayerKey
         let field: KeyPathField?
         let slot: VectorSlot
@@ -45,7 +45,7 @@ struct AnimationSteps {
 
     /// A keyframe animation of vectors (numbers, points, sizes, rects, colours) or along a path.
     struct KeyframeStep {
-        let timing: TimingParameters
+        let timing: TimingResolver
         let key: LayerKey
         let field: KeyPathField?
         let slot: VectorSlot
@@ -58,7 +58,7 @@ struct AnimationSteps {
     }
 
     struct GroupStep {
-        let timing: TimingParameters
+        let timing: TimingResolver
         let curve: TimingCurve?
     }
 
@@ -89,7 +89,7 @@ struct AnimationSteps {
                 where path.filterInput == nil && prepared.vector != nil && prepared.valueFunction == nil && prepared.rotationMode == nil:
                 let endpoints = prepared.vector!
                 programs.append(program)
-                vectors.append(VectorStep(timing: prepared.timing, key: path.key, field: path.field,
+                vectors.append(VectorStep(timing: TimingResolver(prepared.timing), key: path.key, field: path.field,
                                           slot: VectorSlot(path, kind: endpoints.kind), endpoints: endpoints,
                                           curve: prepared.timingFunction?.curve, needsUnderlying: prepared.needsUnderlying,
                                           isAdditive: prepared.isAdditive, isCumulative: prepared.isCumulative,
@@ -100,14 +100,14 @@ struct AnimationSteps {
                     && prepared.rotationMode == nil:
                 let track = prepared.vectorKeyframes!
                 programs.append(program)
-                keyframes.append(KeyframeStep(timing: prepared.timing, key: path.key, field: path.field,
+                keyframes.append(KeyframeStep(timing: TimingResolver(prepared.timing), key: path.key, field: path.field,
                                               slot: VectorSlot(path, kind: track.kind), track: .passUnretained(track),
                                               curve: prepared.timingFunction?.curve, isAdditive: prepared.isAdditive,
                                               isCumulative: prepared.isCumulative))
                 steps.append(.keyframes(keyframes.count - 1, removedOnCompletion: removedOnCompletion))
             case .group(let timing, let function, let children):
                 let group = groups.count
-                groups.append(GroupStep(timing: timing, curve: function?.curve))
+                groups.append(GroupStep(timing: TimingResolver(timing), curve: function?.curve))
                 let header = steps.count
                 steps.append(.group(group, childCount: 0, removedOnCompletion: removedOnCompletion))
                 for child in children { append(child, removedOnCompletion: false) }
