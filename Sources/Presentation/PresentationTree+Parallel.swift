@@ -110,15 +110,15 @@ extension PresentationTree {
                 let slots = buffer.baseAddress!
                 var rootBuilder = Builder(layers: PresentedLayerRegion(slots: slots, count: rootSlots))
                 // The root and its chain of only children, each its parent's one sublayer.
-                var (index, chainFrame) = rootBuilder.appendLayer(chain[0], parent: nil, siblingIndex: 0, depth: 0,
-                                                                     isMask: false, hasSublayers: true,
-                                                                     parentFrame: ParentFrame(time: time))
-                var frame = chainFrame!
+                var frame = ParentFrame(time: time)
+                var index = rootBuilder.appendLayer(chain[0], parent: nil, siblingIndex: 0, depth: 0, isMask: false,
+                                                    hasSublayers: true, parentFrame: frame).index
+                frame = rootBuilder.childFrame(of: index, parentFrame: frame)
                 for (depth, layer) in chain.enumerated().dropFirst() {
                     let parent = index
-                    (index, chainFrame) = rootBuilder.appendLayer(layer, parent: parent, siblingIndex: 0, depth: depth,
-                                                                     isMask: false, hasSublayers: true, parentFrame: frame)
-                    frame = chainFrame!
+                    index = rootBuilder.appendLayer(layer, parent: parent, siblingIndex: 0, depth: depth, isMask: false,
+                                                    hasSublayers: true, parentFrame: frame).index
+                    frame = rootBuilder.childFrame(of: index, parentFrame: frame)
                     rootBuilder.layers[parent].sublayersInDrawingOrder = [index]
                 }
                 let (splitIndex, splitFrame, depth) = (index, frame, chain.count)

@@ -196,10 +196,11 @@ public struct PresentationTree: Sendable {
         mutating func visit(_ layer: CALayer, parent: Int?, siblingIndex: Int, depth: Int, isMask: Bool,
                             parentFrame: ParentFrame) {
             let sublayers = layer.sublayers
-            let (index, frame) = appendLayer(layer, parent: parent, siblingIndex: siblingIndex, depth: depth, isMask: isMask,
-                                             hasSublayers: sublayers != nil, parentFrame: parentFrame)
+            let (index, isParent) = appendLayer(layer, parent: parent, siblingIndex: siblingIndex, depth: depth,
+                                                isMask: isMask, hasSublayers: sublayers != nil, parentFrame: parentFrame)
             // A leaf (no sublayers, no particles) has nothing below it to place.
-            guard let frame else { return }
+            guard isParent else { return }
+            let frame = childFrame(of: index, parentFrame: parentFrame)
             // Read back from the array (the values moved there; copying them out first costs
             // more than this second look, which only parents take).
             let content = layers[index - base].properties.content
@@ -220,11 +221,10 @@ public struct PresentationTree: Sendable {
         }
 
         /// Presents `layer` itself and its mask (not its sublayers): returns its tree index and
-        /// what its children need from it (nil for a leaf: no sublayers, mask or particles).
-        /// (Inlined: returning the frame from a call would copy it.)
+        /// whether it has children to present (sublayers or particles).
         @inline(__always)
         mutating func appendLayer(_ layer: CALayer, parent: Int?, siblingIndex: Int, depth: Int, isMask: Bool,
-                                  hasSublayers: Bool, parentFrame: ParentFrame) -> (index: Int, frame: ParentFrame?) {
+                                  hasSublayers: Bool, parentFrame: ParentFrame) -> (index: Int, isParent: Bool) {
             var localTime = layer.localTime(fromParentTime: parentFrame.localTime)
             if parentFrame.isDelayedCopy, parentFrame.localTime < layer.beginTime {
                 // A delayed replicator copy runs before its start: its animations must see the
@@ -263,21 +263,6 @@ public struct PresentationTree: Sendable {
             case .emitter(let e): (preservesDepth, isEmitter) = (e.preservesDepth, true)
             default: (preservesDepth, isEmitter) = (false, false)
             }
-            let mask = layer.mask
-            // What this layer's children need, before `values` moves into the array (built in
-            // one go: assigning field by field first writes every default). Most layers are
-            // leaves and skip it.
-            var frame: ParentFrame?
-            if hasSublayers || isEmitter || mask != nil {
-                let flattened = toRoot.flattened
-                frame = ParentFrame(
-                    index: index, localTime: localTime, hidden: hidden, sublayerMatrix: values.transformForSublayers,
-                    planeToRoot: preservesDepth ? toRoot : flattened, flattenedToRoot: flattened,
-                    childContext: preservesDepth ? (isMask ? parent : parentFrame.childContext) : index,
-                    tint: tint, replicaKey: parentFrame.replicaKey, replicaInstance: parentFrame.replicaInstance,
-                    isDelayedCopy: parentFrame.isDelayedCopy,
-                    flipsContents: parentFrame.flipsContents != values.isGeometryFlipped)
-            }
             let drawing = layer.drawing(atLocalTime: localTime, presented: values, flippedByAncestors: parentFrame.flipsContents)
             let typeName = values.content.typeName
             let transitionFrom = values.transition == nil ? nil
@@ -291,11 +276,29 @@ public struct PresentationTree: Sendable {
                 transitionFrom: transitionFrom,
                 tint: tint, replicaInstance: parentFrame.replicaInstance, replicaKey: parentFrame.replicaKey,
                 preservesDepth: preservesDepth, drawing: drawing))
-            if let mask, let frame {
+            if let mask = layer.mask {
                 layers[index - base].mask = nextIndex
-                visit(mask, parent: index, siblingIndex: 0, depth: depth + 1, isMask: true, parentFrame: frame)
+                visit(mask, parent: index, siblingIndex: 0, depth: depth + 1, isMask: true,
+                      parentFrame: childFrame(of: index, parentFrame: parentFrame))
             }
-            return (index, frame)
+            return (index, hasSublayers || isEmitter)
+        }
+
+        /// What the children (and mask) of the layer just presented at `index` need from it,
+        /// read back from its presented values: most layers are leaves and never build one.
+        func childFrame(of index: Int, parentFrame: ParentFrame) -> ParentFrame {
+            let i = index - base
+            let toRoot = layers[i].transformToRoot
+            let flattened = toRoot.flattened
+            let preservesDepth = layers[i].preservesDepth
+            return ParentFrame(
+                index: index, localTime: layers[i].localTime, hidden: layers[i].isEffectivelyHidden,
+                sublayerMatrix: layers[i].properties.transformForSublayers,
+                planeToRoot: preservesDepth ? toRoot : flattened, flattenedToRoot: flattened,
+                childContext: preservesDepth ? layers[i].renderingContext : index,
+                tint: layers[i].tint, replicaKey: layers[i].replicaKey, replicaInstance: layers[i].replicaInstance,
+                isDelayedCopy: parentFrame.isDelayedCopy,
+                flipsContents: parentFrame.flipsContents != layers[i].properties.isGeometryFlipped)
         }
 
         /// Visits `sublayers` under `frame` and appends them to `children` in drawing order
