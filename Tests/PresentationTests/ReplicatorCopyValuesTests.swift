@@ -15,15 +15,6 @@ final class ReplicatorCopyValuesTests: XCTestCase {
         CATransaction.mediaClock = ManualMediaClock()
     }
 
-    private func basic(_ keyPath: String, from: Any?, to: Any?, duration: Double = 1) -> CABasicAnimation {
-        let a = CABasicAnimation(keyPath: keyPath)
-        a.fromValue = from; a.toValue = to
-        a.duration = duration
-        a.repeatCount = .infinity
-        a.autoreverses = true
-        return a
-    }
-
     /// An outer replicator of three undelayed copies holding a masked group, a delayed inner
     /// replicator whose count animates, a rotating leaf and an emitter.
     private func makeTree(outerDelay: Double) -> CALayer {
@@ -39,14 +30,14 @@ final class ReplicatorCopyValuesTests: XCTestCase {
 
         let group = CALayer()
         group.bounds = CGRect(x: 0, y: 0, width: 50, height: 40)
-        group.add(basic("opacity", from: 1.0, to: 0.2), forKey: "fade")
+        group.add(repeatingBasic("opacity", from: 1.0, to: 0.2), forKey: "fade")
         let mask = CALayer()
         mask.bounds = group.bounds
-        mask.add(basic("bounds.size.width", from: 10.0, to: 50.0, duration: 0.7), forKey: "w")
+        mask.add(repeatingBasic("bounds.size.width", from: 10.0, to: 50.0, duration: 0.7), forKey: "w")
         group.mask = mask
         let dot = CALayer()
         dot.bounds = CGRect(x: 0, y: 0, width: 8, height: 8)
-        dot.add(basic("position", from: CGPoint(x: 0, y: 0), to: CGPoint(x: 40, y: 30)), forKey: "move")
+        dot.add(repeatingBasic("position", from: CGPoint(x: 0, y: 0), to: CGPoint(x: 40, y: 30)), forKey: "move")
         group.addSublayer(dot)
         outer.addSublayer(group)
 
@@ -54,7 +45,7 @@ final class ReplicatorCopyValuesTests: XCTestCase {
         inner.bounds = CGRect(x: 0, y: 0, width: 100, height: 100)
         inner.instanceDelay = 0.25
         inner.instanceTransform = CATransform3DMakeRotation(0.3, 0, 0, 1)
-        inner.add(basic("instanceCount", from: 2, to: 4, duration: 2), forKey: "count")
+        inner.add(repeatingBasic("instanceCount", from: 2, to: 4, duration: 2), forKey: "count")
         let spoke = CALayer()
         spoke.bounds = CGRect(x: 0, y: 0, width: 4, height: 20)
         let keyframes = CAKeyframeAnimation(keyPath: "backgroundColor")
@@ -63,14 +54,14 @@ final class ReplicatorCopyValuesTests: XCTestCase {
         keyframes.duration = 1.3
         keyframes.repeatCount = .infinity
         spoke.add(keyframes, forKey: "colour")
-        spoke.add(basic("zPosition", from: -1.0, to: 1.0), forKey: "z")
+        spoke.add(repeatingBasic("zPosition", from: -1.0, to: 1.0), forKey: "z")
         inner.addSublayer(spoke)
         outer.addSublayer(inner)
 
         let spinner = CALayer()
         spinner.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
-        spinner.add(basic("transform.rotation.z", from: 0.0, to: 3.0), forKey: "spin")
-        spinner.add(basic("transform.scale", from: 0.5, to: 1.5, duration: 0.9), forKey: "scale")
+        spinner.add(repeatingBasic("transform.rotation.z", from: 0.0, to: 3.0), forKey: "spin")
+        spinner.add(repeatingBasic("transform.scale", from: 0.5, to: 1.5, duration: 0.9), forKey: "scale")
         outer.addSublayer(spinner)
 
         let emitter = CAEmitterLayer()
