@@ -236,19 +236,20 @@ public final class ContentCache: ContentRasterizer, Sendable {
     /// A path drawn under `transform` (layer points → the placement's pixels) over the placement.
     private static func placedRaster(_ path: CGPath, style: ShapeStyle, transform t: CGAffineTransform,
                                      placement: Placement) -> RasterizedContent? {
-        let toImage = CGAffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx - placement.rect.minX, ty: t.ty - placement.rect.minY)
-        let input = ShapeRasterInput(path: path, style: style, pixelWidth: placement.width, pixelHeight: placement.height, transform: toImage)
-        guard let image = PathRasterizer.rasterize(input),
-              let cgImage = CGImage(width: image.width, height: image.height, premultipliedRGBA: image.pixels) else { return nil }
-        return RasterizedContent(image: cgImage, rect: placement.rect)
+        raster(path, style: style, placement: placement,
+               transform: CGAffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx - placement.rect.minX, ty: t.ty - placement.rect.minY))
     }
 
     /// A path drawn over a placement's region, its pixels lined up with the target's.
     private static func raster(_ path: CGPath, style: ShapeStyle, placement: Placement) -> RasterizedContent? {
         let sx = placement.scale * placement.stretch.width, sy = placement.scale * placement.stretch.height
-        let input = ShapeRasterInput(path: path, style: style, pixelWidth: placement.width, pixelHeight: placement.height,
-                                     transform: CGAffineTransform(a: sx, b: 0, c: 0, d: sy,
-                                                                  tx: -placement.rect.minX * sx, ty: -placement.rect.minY * sy))
+        return raster(path, style: style, placement: placement,
+                      transform: CGAffineTransform(a: sx, b: 0, c: 0, d: sy, tx: -placement.rect.minX * sx, ty: -placement.rect.minY * sy))
+    }
+
+    /// A path drawn with `transform` (layer points → image pixels) into an image of the placement's size.
+    private static func raster(_ path: CGPath, style: ShapeStyle, placement: Placement, transform: CGAffineTransform) -> RasterizedContent? {
+        let input = ShapeRasterInput(path: path, style: style, pixelWidth: placement.width, pixelHeight: placement.height, transform: transform)
         guard let image = PathRasterizer.rasterize(input),
               let cgImage = CGImage(width: image.width, height: image.height, premultipliedRGBA: image.pixels) else { return nil }
         return RasterizedContent(image: cgImage, rect: placement.rect)
