@@ -9,7 +9,8 @@
 //   i_uv          vec4   normalised source rectangle (u, v, du, dv) of the texture or pass
 //   i_color       vec4   premultiplied solid colour; the colour of TINTED; for TEXTURED a
 //                        premultiplied multiplier (white, or a replicator instance's colour)
-//   i_shape       vec4   coverage rounded rectangle (x, y, w, h) in item space (SHAPED)
+//   i_shape       vec4   coverage rounded rectangle (x, y, w, h) in item space (SHAPED); BODY: the
+//                        card's rectangle (i_rect is the piece's)
 //   i_radii       vec4   corner radii: minX-minY, maxX-minY, maxX-maxY, minX-maxY (SHAPED)
 //   i_params      vec4   x opacity, y border width (> 0: only a ring inside the shape; BODY: the
 //                        band width), z painter's-order depth in 0…1 (later items nearer),
@@ -36,12 +37,14 @@
 //                         1 saturation, 2 color, 3 luminosity
 // Variants: compiled once per combination of TEXTURED (or TINTED: the texture's alpha times
 // i_color, for shadows; or GRADIENT: a CAGradientLayer's colour, §15.2), SHAPED (with
-// CONTINUOUS for continuous corners), BODY (a rounded fill's middle: the corner squares of
-// i_radii's sides discarded, pixels within i_params.y of the edges in i_band), PAIRED (with
+// CONTINUOUS for continuous corners), BODY (a piece of a rounded fill's body — the pieces tile it
+// without its corner squares, see BodyPieces in GLRenderer — with pixels within i_params.y of
+// i_shape's edges in i_band; nothing discarded, which on llvmpipe would move the depth test
+// after shading), PAIRED (with
 // TEXTURED: a corner-mask pair, red the fill's coverage of i_color, green the border's of
 // i_band, the border composited over the fill in one fragment; with EXACT_TEXELS where the pair
 // lies one texel per pixel, centre on centre, its texels read instead of filtered), MASKED,
-// COLOR_MATRIX and one of BLEND_SEPARABLE / BLEND_NONSEPARABLE (defined right after #version),
+// COLOR_MATRIX and one of BLEND_SEPARABLE / BLEND_NONSEPARABLE (defined after both stages' #version),
 // so plain quads never pay for corner math, masks, blending maths or a branch (llvmpipe shades
 // every fragment on the CPU, and runs both sides of every branch and select).
 // Output: premultiplied colour, blended source-over (ONE, ONE_MINUS_SRC_ALPHA; ONE, ONE for the
@@ -70,7 +73,16 @@ flat out vec4 v_shape;
 flat out vec4 v_radii;
 flat out vec3 v_params;
 flat out vec4 v_band;
+#if defined(BODY)
+flat out vec2 v_center;
+flat out vec2 v_inner;
+#endif
 void main() {
+#if defined(BODY)
+    // The card's centre and, from it, how far the fill reaches before the band (item space).
+    v_center = i_shape.xy + 0.5 * i_shape.zw;
+    v_inner = 0.5 * i_shape.zw - i_params.y;
+#endif
     vec2 local = i_rect.xy + a_corner * i_rect.zw;
     vec4 p = i_transform * vec4(local, 0.0, 1.0);
     // Pixels → clip space with w kept, so the rasterizer divides (perspective) and clips w ≤ 0.
@@ -94,6 +106,10 @@ flat in vec4 v_shape;
 flat in vec4 v_radii;
 flat in vec3 v_params;
 flat in vec4 v_band;
+#if defined(BODY)
+flat in vec2 v_center;
+flat in vec2 v_inner;
+#endif
 uniform sampler2D u_texture;
 uniform sampler2D u_mask;
 #if defined(GRADIENT)
@@ -286,13 +302,9 @@ void main() {
     }
 #endif
 #if defined(BODY)
-    // Distances to the nearer edge along each axis; the corner squares are left to the corner
-    // items, the band is the border's straight part.
-    vec2 near = v_local - v_shape.xy, far = v_shape.xy + v_shape.zw - v_local;
-    vec2 e = min(near, far);
-    float side = near.x < far.x ? (near.y < far.y ? v_radii.x : v_radii.w) : (near.y < far.y ? v_radii.y : v_radii.z);
-    if (e.x < side && e.y < side) discard;
-    if (min(e.x, e.y) < v_params.y) color = v_band;
+    // The band is the border's straight part: within i_params.y of the card's edges.
+    vec2 q = abs(v_local - v_center);
+    if (q.x > v_inner.x || q.y > v_inner.y) color = v_band;
 #endif
 #if defined(MASKED)
     coverage *= texture(u_mask, v_uv).a;
