@@ -52,6 +52,9 @@ public final class GLRenderer: RenderBackend {
     private var targets: [Target] = []
     /// The opaque items of the pass being drawn, which hide what lies wholly under them.
     private var cover = OpaqueCover()
+    /// Whether what lies wholly under a later opaque item is left undrawn (tests turn it off
+    /// to compare).
+    var skipsCoveredItems = true
 
 
     private struct Target {
@@ -164,7 +167,7 @@ public final class GLRenderer: RenderBackend {
         func depth(_ i: Int) -> GLfloat { 1 - GLfloat(i + 1) / GLfloat(count + 1) }
         let opaque = items.indices.filter { isOpaque(items[$0], images: images) }
         let opaqueSet = Set(opaque)
-        cover = OpaqueCover(items, isOpaque: opaqueSet.contains)
+        cover = skipsCoveredItems ? OpaqueCover(items, isOpaque: opaqueSet.contains) : OpaqueCover()
         defer { cover = OpaqueCover() }
         if !opaque.isEmpty {
             // Opaque items go first without blending. When one can hide another, front to back
