@@ -6,7 +6,8 @@
 //   i_transform   mat4   item space (points) → target pixels; a row-vector matrix whose rows are
 //                        fed as GL columns, so GLSL's column-vector product computes p · M
 //   i_rect        vec4   the item's rectangle (x, y, w, h) in item space
-//   i_uv          vec4   normalised source rectangle (u, v, du, dv) of the texture or pass
+//   i_uv          vec4   normalised source rectangle (u, v, du, dv) of the texture or pass;
+//                        EXACT_TEXELS: xy the target pixel of texel (0, 0)
 //   i_color       vec4   premultiplied solid colour; the colour of TINTED; for TEXTURED a
 //                        premultiplied multiplier (white, or a replicator instance's colour)
 //   i_shape       vec4   coverage rounded rectangle (x, y, w, h) in item space (SHAPED); BODY: the
@@ -77,11 +78,19 @@ flat out vec4 v_band;
 flat out vec2 v_center;
 flat out vec2 v_inner;
 #endif
+#if defined(EXACT_TEXELS)
+flat out vec2 v_texelOrigin;
+#endif
 void main() {
 #if defined(BODY)
-    // The card's centre and, from it, how far the fill reaches before the band (item space).
-    v_center = i_shape.xy + 0.5 * i_shape.zw;
-    v_inner = 0.5 * i_shape.zw - i_params.y;
+    // The card's centre on the target and how far from it the fill reaches before the band, in
+    // pixels: bodies are drawn axis-aligned (no rotation or perspective; the plan checks).
+    vec2 scale = abs(vec2(i_transform[0][0], i_transform[1][1]));
+    v_center = (i_transform * vec4(i_shape.xy + 0.5 * i_shape.zw, 0.0, 1.0)).xy;
+    v_inner = (0.5 * i_shape.zw - i_params.y) * scale;
+#endif
+#if defined(EXACT_TEXELS)
+    v_texelOrigin = i_uv.xy;
 #endif
     vec2 local = i_rect.xy + a_corner * i_rect.zw;
     vec4 p = i_transform * vec4(local, 0.0, 1.0);
@@ -109,6 +118,9 @@ flat in vec4 v_band;
 #if defined(BODY)
 flat in vec2 v_center;
 flat in vec2 v_inner;
+#endif
+#if defined(EXACT_TEXELS)
+flat in vec2 v_texelOrigin;
 #endif
 uniform sampler2D u_texture;
 uniform sampler2D u_mask;
@@ -274,7 +286,7 @@ void main() {
     // o·(B·m.g + F·m.r·(1 − o·Bα·m.g)), o applied below.
 #if defined(EXACT_TEXELS)
     // One texel per pixel, centre on centre: the texel itself (what filtering there returns).
-    vec4 m = texelFetch(u_texture, ivec2(v_uv * vec2(textureSize(u_texture, 0))), 0);
+    vec4 m = texelFetch(u_texture, ivec2(gl_FragCoord.xy - v_texelOrigin), 0);
 #else
     vec4 m = texture(u_texture, v_uv);
 #endif
@@ -303,7 +315,7 @@ void main() {
 #endif
 #if defined(BODY)
     // The band is the border's straight part: within i_params.y of the card's edges.
-    vec2 q = abs(v_local - v_center);
+    vec2 q = abs(gl_FragCoord.xy - v_center);
     if (q.x > v_inner.x || q.y > v_inner.y) color = v_band;
 #endif
 #if defined(MASKED)

@@ -269,6 +269,11 @@ public final class GLRenderer: RenderBackend {
             uv = source
             color = item.tint ?? Self.white
             key.variant.exactTexels = item.borderTint != nil && Self.mapsTexelsOntoPixels(item, image: image, source: source)
+            if key.variant.exactTexels {
+                // The target pixel of texel (0, 0): the shader reads texels at pixel minus this.
+                uv = CGRect(x: item.rect.minX + item.transform.m41 - source.minX * CGFloat(image.width),
+                            y: item.rect.minY + item.transform.m42 - source.minY * CGFloat(image.height), width: 0, height: 0)
+            }
         case .pass(let id, let source):
             guard let texture = passTextures[id] else { return }
             key.texture = texture
