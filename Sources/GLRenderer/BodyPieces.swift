@@ -11,15 +11,22 @@ extension FillBody {
     /// body's cuts, which the plan keeps at least 1/64 pixel from pixel centres
     /// (`DrawItem.edgesClearPixelCentres`), so each pixel is drawn by exactly the piece whose
     /// rectangle holds its centre, as the per-pixel test chose.
-    func pieces(of rect: CGRect, _ body: (CGRect) -> Void) {
-        func cut(_ corner: RoundedCorners) -> CGFloat { corners.contains(corner) ? side : 0 }
+    ///
+    /// - Parameter covered: the cut corners whose squares lie wholly under something opaque
+    ///   drawn later: the pieces may reach over them (fewer pieces, nothing of them shows).
+    func pieces(of rect: CGRect, covered: RoundedCorners = [], _ body: (CGRect) -> Void) {
+        let cuts = corners.subtracting(covered)
+        func cut(_ corner: RoundedCorners) -> CGFloat { cuts.contains(corner) ? side : 0 }
+        let topCut = cut(.minXMinY) + cut(.maxXMinY) > 0, bottomCut = cut(.minXMaxY) + cut(.maxXMaxY) > 0
+        // Rows with no cut left join the middle.
+        let middleTop = topCut ? rect.minY + side : rect.minY, middleBottom = bottomCut ? rect.maxY - side : rect.maxY
         let top = CGRect(x: rect.minX + cut(.minXMinY), y: rect.minY,
                          width: rect.width - cut(.minXMinY) - cut(.maxXMinY), height: side)
-        let middle = CGRect(x: rect.minX, y: rect.minY + side, width: rect.width, height: rect.height - 2 * side)
+        let middle = CGRect(x: rect.minX, y: middleTop, width: rect.width, height: middleBottom - middleTop)
         let bottom = CGRect(x: rect.minX + cut(.minXMaxY), y: rect.maxY - side,
                             width: rect.width - cut(.minXMaxY) - cut(.maxXMaxY), height: side)
-        if top.width > 0 { body(top) }
+        if topCut, top.width > 0 { body(top) }
         if middle.height > 0 { body(middle) }
-        if bottom.width > 0 { body(bottom) }
+        if bottomCut, bottom.width > 0 { body(bottom) }
     }
 }

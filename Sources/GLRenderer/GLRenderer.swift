@@ -336,7 +336,11 @@ public final class GLRenderer: RenderBackend {
             instanceCount += 1
         }
         // A body is drawn as the pieces that tile it, one instance each.
-        if let body = item.body { body.pieces(of: item.rect, instance) } else { instance(item.rect) }
+        if let body = item.body {
+            body.pieces(of: item.rect, covered: coveredCorners(of: item, body: body, at: index), instance)
+        } else {
+            instance(item.rect)
+        }
         if let polygon = item.polygon {
             // A split piece goes out alone, as a fan over its corners.
             flush(polygon: polygon.map { p -> [GLfloat] in
@@ -344,6 +348,19 @@ public final class GLRenderer: RenderBackend {
             }.flatMap { $0 })
         }
         if item.blendMode.readsBackdrop { flush() }
+    }
+
+    /// The cut corners of a body whose squares a later opaque item wholly covers (the body may
+    /// then draw over them).
+    private func coveredCorners(of item: DrawItem, body: FillBody, at index: Int) -> RoundedCorners {
+        guard !body.corners.isEmpty else { return [] }
+        var covered: RoundedCorners = []
+        for (corner, origin) in DrawItem.cornerSquares(of: item.rect, side: body.side) where body.corners.contains(corner) {
+            if cover.hides(CGRect(x: origin.x, y: origin.y, width: body.side, height: body.side), transform: item.transform, at: index) {
+                covered.insert(corner)
+            }
+        }
+        return covered
     }
 
     /// Whether `item` shows `source` of `image` one texel per pixel, texel centres on pixel

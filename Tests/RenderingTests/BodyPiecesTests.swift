@@ -20,21 +20,25 @@ final class BodyPiecesTests: XCTestCase {
         // A side below half of both sides, half the width (no strips), half the height (no middle).
         let tall = CGRect(x: 3, y: 5, width: 34, height: 50), wide = CGRect(x: 3, y: 5, width: 60, height: 34)
         for (rect, side) in [(tall, CGFloat(5)), (tall, 17), (wide, 17)] {
-            for raw in 0..<16 {
-                let corners = RoundedCorners(rawValue: UInt(raw))
+            // Every set of cut corners, with every set of them covered (the pieces may reach over those).
+            for raw in 0..<16 { for coveredRaw in 0..<16 where coveredRaw & ~raw == 0 {
+                let corners = RoundedCorners(rawValue: UInt(raw)), covered = RoundedCorners(rawValue: UInt(coveredRaw))
                 var pieces: [CGRect] = []
-                FillBody(side: side, corners: corners).pieces(of: rect) { pieces.append($0) }
-                let squares = DrawItem.cornerSquares(of: rect, side: side).filter { corners.contains($0.0) }
+                FillBody(side: side, corners: corners).pieces(of: rect, covered: covered) { pieces.append($0) }
+                let cut = corners.subtracting(covered)
+                let squares = DrawItem.cornerSquares(of: rect, side: side).filter { cut.contains($0.0) }
                     .map { CGRect(origin: $0.1, size: CGSize(width: side, height: side)) }
                 func area(_ r: CGRect) -> CGFloat { r.isNull ? 0 : r.width * r.height }
+                XCTAssertLessThanOrEqual(pieces.count, 3)
+                if cut.isEmpty { XCTAssertEqual(pieces, [rect], "nothing cut: one piece") }
                 XCTAssertEqual(pieces.reduce(0) { $0 + area($1) }, area(rect) - CGFloat(squares.count) * side * side,
-                               accuracy: 1e-9, "side \(side), corners \(raw)")
+                               accuracy: 1e-9, "side \(side), corners \(raw), covered \(coveredRaw)")
                 for (i, piece) in pieces.enumerated() {
                     XCTAssertTrue(piece.width > 0 && piece.height > 0 && rect.contains(piece), "side \(side), corners \(raw)")
                     for other in pieces[(i + 1)...] { XCTAssertEqual(area(piece.intersection(other)), 0) }
                     for square in squares { XCTAssertEqual(area(piece.intersection(square)), 0) }
                 }
-            }
+            } }
         }
     }
 
