@@ -103,6 +103,11 @@ void main() {
     v_radii = i_radii;
     v_params = i_params.xyw;
     v_band = i_band;
+#if defined(BODY)
+    // A body's colours come faded (the fragment stage would multiply each of its pixels).
+    v_color = i_color * i_params.x;
+    v_band = i_band * i_params.x;
+#endif
 }
 
 // --- fragment
@@ -299,7 +304,11 @@ void main() {
 #if defined(COLOR_MATRIX)
     color = mapColor(color);
 #endif
+#if defined(BODY)
+    float coverage = 1.0;
+#else
     float coverage = v_params.x;
+#endif
 #if defined(SHAPED)
     vec2 center = v_shape.xy + 0.5 * v_shape.zw;
     vec2 p = v_local - center;
