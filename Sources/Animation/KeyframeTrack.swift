@@ -13,8 +13,26 @@ struct KeyframeTrack {
     /// Arc-length tables of the path's segments, for paced timing.
     private(set) var arcTables: [ArcLengthTable] = []
 
+    /// The calculation modes a track runs (an unknown mode makes no track).
+    enum Mode {
+        case linear, discrete, paced, cubic, cubicPaced
+
+        init?(_ mode: CAAnimationCalculationMode) {
+            switch mode {
+            case .linear: self = .linear
+            case .discrete: self = .discrete
+            case .paced: self = .paced
+            case .cubic: self = .cubic
+            case .cubicPaced: self = .cubicPaced
+            default: return nil
+            }
+        }
+    }
+
     let source: Source
-    let mode: CAAnimationCalculationMode
+    /// The calculation mode as a plain enum: `CAAnimationCalculationMode` is a string, and
+    /// comparing strings on every sample cost more than the interpolation.
+    let mode: Mode
     /// Boundary times, one per keyframe (plus one more in discrete mode).
     let keyTimes: [Double]
     let segmentFunctions: [CAMediaTimingFunction?]
@@ -31,7 +49,7 @@ struct KeyframeTrack {
     init?(animation a: CAKeyframeAnimation, kind: AnimatableValueKind) {
         var mode = a.calculationMode
         // An unknown mode makes the animation inert (Apple's raw string is stored, but not run).
-        guard [.linear, .discrete, .paced, .cubic, .cubicPaced].contains(mode) else { return nil }
+        guard Mode(mode) != nil else { return nil }
         if let path = a.path {
             let segments = path.segments
             guard !segments.isEmpty else { return nil }
@@ -47,7 +65,7 @@ struct KeyframeTrack {
             guard !converted.isEmpty else { return nil }
             source = .values(converted)
         }
-        self.mode = mode
+        self.mode = Mode(mode)!
         let n: Int
         switch source {
         case .values(let v): n = v.count
@@ -149,8 +167,8 @@ struct KeyframeTrack {
         // A move-to adds no time: at the boundary the next subpath's start shows (§4.4).
         if s >= 1, i + 1 < segments.count, segments[i + 1].start != segment.end { return segments[i + 1].start }
         if mode == .paced, i < arcTables.count {
-            let table = arcTables[i]
-            return segment.point(at: table.parameter(atLength: CGFloat(s) * table.length))
+            // Read in place (a copy of the table would retain and release its lengths).
+            return segment.point(at: arcTables[i].parameter(atLength: CGFloat(s) * arcTables[i].length))
         }
         return segment.point(at: CGFloat(s))
     }

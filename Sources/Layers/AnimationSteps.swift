@@ -29,7 +29,7 @@ struct AnimationSteps {
 
     /// A vector property animation's per-frame data (see `AnimationProgram.apply`'s `.property`).
     struct VectorStep {
-        let timing: TimingParameters
+        let timing: TimingResolver
         let key: LayerKey
         let field: KeyPathField?
         let slot: VectorSlot
@@ -45,86 +45,124 @@ struct AnimationSteps {
 
     /// A keyframe animation of vectors (numbers, points, sizes, rects, colours) or along a path.
     struct KeyframeStep {
-        let timing: TimingParameters
+        let timing: TimingResolver
         let key: LayerKey
         let field: KeyPathField?
         let slot: VectorSlot
-        let track: VectorKeyframes
+        /// Kept alive by its program in the storage's `programs` (unowned: reading it every frame
+        /// would otherwise retain and release it).
+        let track: Unmanaged<VectorKeyframes>
         let curve: TimingCurve?
         let isAdditive: Bool
         let isCumulative: Bool
     }
 
     struct GroupStep {
-        let timing: TimingParameters
+        let timing: TimingResolver
         let curve: TimingCurve?
     }
 
-    private(set) var steps: [Step] = []
-    private var vectors: [VectorStep] = []
-    private var keyframes: [KeyframeStep] = []
-    private var groups: [GroupStep] = []
-    private var programs: [AnimationProgram] = []
+    /// The flattened list, built once per change of the layer's animations; nil for none.
+    private let storage: Storage?
 
-    var isEmpty: Bool { steps.isEmpty }
+    var isEmpty: Bool { storage == nil }
 
-    init() {}
+    init() { storage = nil }
 
     init(_ attached: [AttachedAnimation]) {
-        steps.reserveCapacity(attached.count)
-        for item in attached { append(item.program, removedOnCompletion: item.isRemovedOnCompletion) }
+        var builder = Builder()
+        for item in attached { builder.append(item.program, removedOnCompletion: item.isRemovedOnCompletion) }
+        storage = builder.steps.isEmpty ? nil : Storage(builder)
     }
 
-    private mutating func append(_ program: AnimationProgram, removedOnCompletion: Bool) {
-        switch program {
-        case .property(let path, let prepared)
-            where path.filterInput == nil && prepared.vector != nil && prepared.valueFunction == nil && prepared.rotationMode == nil:
-            let endpoints = prepared.vector!
-            programs.append(program)
-            vectors.append(VectorStep(timing: prepared.timing, key: path.key, field: path.field,
-                                      slot: VectorSlot(path, kind: endpoints.kind), endpoints: endpoints,
-                                      curve: prepared.timingFunction?.curve, needsUnderlying: prepared.needsUnderlying,
-                                      isAdditive: prepared.isAdditive, isCumulative: prepared.isCumulative,
-                                      fallback: programs.count - 1))
-            steps.append(.vector(vectors.count - 1, removedOnCompletion: removedOnCompletion))
-        case .property(let path, let prepared)
-            where path.filterInput == nil && prepared.vectorKeyframes != nil && prepared.valueFunction == nil
-                && prepared.rotationMode == nil:
-            let track = prepared.vectorKeyframes!
-            keyframes.append(KeyframeStep(timing: prepared.timing, key: path.key, field: path.field,
-                                          slot: VectorSlot(path, kind: track.kind), track: track,
-                                          curve: prepared.timingFunction?.curve, isAdditive: prepared.isAdditive,
-                                          isCumulative: prepared.isCumulative))
-            steps.append(.keyframes(keyframes.count - 1, removedOnCompletion: removedOnCompletion))
-        case .group(let timing, let function, let children):
-            let group = groups.count
-            groups.append(GroupStep(timing: timing, curve: function?.curve))
-            let header = steps.count
-            steps.append(.group(group, childCount: 0, removedOnCompletion: removedOnCompletion))
-            for child in children { append(child, removedOnCompletion: false) }
-            steps[header] = .group(group, childCount: steps.count - header - 1, removedOnCompletion: removedOnCompletion)
-        case .inert:
-            // Changes nothing (an inert group child too: its siblings do not depend on it).
-            break
-        default:
-            programs.append(program)
-            steps.append(.program(programs.count - 1, removedOnCompletion: removedOnCompletion))
+    /// Collects the steps and their data while compiling.
+    private struct Builder {
+        var steps: [Step] = []
+        var vectors: [VectorStep] = []
+        var keyframes: [KeyframeStep] = []
+        var groups: [GroupStep] = []
+        var programs: [AnimationProgram] = []
+
+        mutating func append(_ program: AnimationProgram, removedOnCompletion: Bool) {
+            switch program {
+            case .property(let path, let prepared)
+                where path.filterInput == nil && prepared.vector != nil && prepared.valueFunction == nil && prepared.rotationMode == nil:
+                let endpoints = prepared.vector!
+                programs.append(program)
+                vectors.append(VectorStep(timing: TimingResolver(prepared.timing), key: path.key, field: path.field,
+                                          slot: VectorSlot(path, kind: endpoints.kind), endpoints: endpoints,
+                                          curve: prepared.timingFunction?.curve, needsUnderlying: prepared.needsUnderlying,
+                                          isAdditive: prepared.isAdditive, isCumulative: prepared.isCumulative,
+                                          fallback: programs.count - 1))
+                steps.append(.vector(vectors.count - 1, removedOnCompletion: removedOnCompletion))
+            case .property(let path, let prepared)
+                where path.filterInput == nil && prepared.vectorKeyframes != nil && prepared.valueFunction == nil
+                    && prepared.rotationMode == nil:
+                let track = prepared.vectorKeyframes!
+                programs.append(program)
+                keyframes.append(KeyframeStep(timing: TimingResolver(prepared.timing), key: path.key, field: path.field,
+                                              slot: VectorSlot(path, kind: track.kind), track: .passUnretained(track),
+                                              curve: prepared.timingFunction?.curve, isAdditive: prepared.isAdditive,
+                                              isCumulative: prepared.isCumulative))
+                steps.append(.keyframes(keyframes.count - 1, removedOnCompletion: removedOnCompletion))
+            case .group(let timing, let function, let children):
+                let group = groups.count
+                groups.append(GroupStep(timing: TimingResolver(timing), curve: function?.curve))
+                let header = steps.count
+                steps.append(.group(group, childCount: 0, removedOnCompletion: removedOnCompletion))
+                for child in children { append(child, removedOnCompletion: false) }
+                steps[header] = .group(group, childCount: steps.count - header - 1, removedOnCompletion: removedOnCompletion)
+            case .inert:
+                // Changes nothing (an inert group child too: its siblings do not depend on it).
+                break
+            default:
+                programs.append(program)
+                steps.append(.program(programs.count - 1, removedOnCompletion: removedOnCompletion))
+            }
+        }
+    }
+
+    /// The lists in buffers of their own, read through pointers: a frame's walk over them then
+    /// retains no array (five arrays were five retains and releases per layer per frame).
+    private final class Storage: @unchecked Sendable {
+        let steps: UnsafeMutableBufferPointer<Step>
+        let vectors: UnsafeMutableBufferPointer<VectorStep>
+        let keyframes: UnsafeMutableBufferPointer<KeyframeStep>
+        let groups: UnsafeMutableBufferPointer<GroupStep>
+        let programs: UnsafeMutableBufferPointer<AnimationProgram>
+
+        init(_ builder: Builder) {
+            steps = Self.copy(builder.steps)
+            vectors = Self.copy(builder.vectors)
+            keyframes = Self.copy(builder.keyframes)
+            groups = Self.copy(builder.groups)
+            programs = Self.copy(builder.programs)
+        }
+
+        private static func copy<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
+            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: array.count)
+            _ = buffer.initialize(from: array)
+            return buffer
+        }
+
+        deinit {
+            steps.deinitialize().deallocate()
+            vectors.deinitialize().deallocate()
+            keyframes.deinitialize().deallocate()
+            groups.deinitialize().deallocate()
+            programs.deinitialize().deallocate()
         }
     }
 
     /// Applies every step at the layer's local time `t` to `state`; `model` holds the model values.
+    @inline(__always)
     func apply(parentTime t: Double, model: UnsafePointer<LayerProperties>, to state: inout LayerProperties) {
-        steps.withUnsafeBufferPointer { steps in
-            vectors.withUnsafeBufferPointer { vectors in
-                keyframes.withUnsafeBufferPointer { keyframes in
-                    groups.withUnsafeBufferPointer { groups in
-                        let context = Context(steps: steps, vectors: vectors, keyframes: keyframes, groups: groups,
-                                              programs: programs)
-                        context.apply(from: 0, to: steps.count, parentTime: t, model: model, to: &state)
-                    }
-                }
-            }
-        }
+        guard let storage else { return }
+        let context = Context(steps: UnsafeBufferPointer(storage.steps), vectors: UnsafeBufferPointer(storage.vectors),
+                              keyframes: UnsafeBufferPointer(storage.keyframes), groups: UnsafeBufferPointer(storage.groups),
+                              programs: UnsafeBufferPointer(storage.programs))
+        context.apply(from: 0, to: context.steps.count, parentTime: t, model: model, to: &state)
+        withExtendedLifetime(storage) {}
     }
 
     private struct Context {
@@ -132,7 +170,7 @@ struct AnimationSteps {
         let vectors: UnsafeBufferPointer<VectorStep>
         let keyframes: UnsafeBufferPointer<KeyframeStep>
         let groups: UnsafeBufferPointer<GroupStep>
-        let programs: [AnimationProgram]
+        let programs: UnsafeBufferPointer<AnimationProgram>
 
         func apply(from start: Int, to end: Int, parentTime t: Double, model: UnsafePointer<LayerProperties>,
                    to state: inout LayerProperties) {
@@ -142,8 +180,8 @@ struct AnimationSteps {
                 i += 1
                 switch step {
                 case .vector(let index, let removed):
-                    vectors[index].apply(parentTime: t, removedOnCompletion: removed, model: model, to: &state,
-                                         programs: programs)
+                    AnimationSteps.VectorStep.apply(vectors.baseAddress! + index, parentTime: t, removedOnCompletion: removed,
+                                                    model: model, to: &state, programs: programs)
                 case .group(let index, let childCount, let removed):
                     let children = i..<(i + childCount)
                     i += childCount
@@ -154,7 +192,8 @@ struct AnimationSteps {
                     guard childTime.isFinite else { continue }
                     apply(from: children.lowerBound, to: children.upperBound, parentTime: childTime, model: model, to: &state)
                 case .keyframes(let index, let removed):
-                    keyframes[index].apply(parentTime: t, removedOnCompletion: removed, to: &state)
+                    AnimationSteps.KeyframeStep.apply(keyframes.baseAddress! + index, parentTime: t,
+                                                      removedOnCompletion: removed, to: &state)
                 case .program(let index, let removed):
                     programs[index].apply(parentTime: t, model: model, to: &state, removedOnCompletion: removed)
                 }
@@ -163,41 +202,48 @@ struct AnimationSteps {
     }
 }
 
+// The steps are read through pointers, field by field: calling a method on a step loaded from
+// its buffer would copy it whole (retaining the keyframe track and releasing it again).
+
 extension AnimationSteps.VectorStep {
     /// As `AnimationProgram.apply`'s `.property` case for an animation without a value function
     /// or rotation mode.
     @inline(__always)
-    func apply(parentTime: Double, removedOnCompletion: Bool, model: UnsafePointer<LayerProperties>,
-               to state: inout LayerProperties, programs: [AnimationProgram]) {
-        guard let time = timing.resolve(parentTime: parentTime),
+    static func apply(_ step: UnsafePointer<Self>, parentTime: Double, removedOnCompletion: Bool,
+                      model: UnsafePointer<LayerProperties>, to state: inout LayerProperties,
+                      programs: UnsafeBufferPointer<AnimationProgram>) {
+        guard let time = step.pointee.timing.resolve(parentTime: parentTime),
               !(removedOnCompletion && time.phase == .after) else { return }
+        let slot = step.pointee.slot
         guard case .general = slot else {
             // Read and written in place; a nil colour underneath falls back to the program.
-            let underlying = needsUnderlying ? slot.read(model.pointee) : nil
-            guard var v = endpoints.vector(at: time, underlying: underlying, curve: curve, cumulative: isCumulative) else {
-                return applyGeneral(time: time, model: model, to: &state, programs: programs)
+            let underlying = step.pointee.needsUnderlying ? slot.read(model.pointee) : nil
+            guard var v = step.pointee.endpoints.vector(at: time, underlying: underlying, curve: step.pointee.curve,
+                                                        cumulative: step.pointee.isCumulative) else {
+                return applyGeneral(step, time: time, model: model, to: &state, programs: programs)
             }
-            if isAdditive, let current = slot.read(state) { v = current + v }
-            guard endpoints.kind.isFinite(v) else { return }
+            if step.pointee.isAdditive, let current = slot.read(state) { v = current + v }
+            guard step.pointee.endpoints.kind.isFinite(v) else { return }
             slot.write(v, into: &state)
             return
         }
-        applyGeneral(time: time, model: model, to: &state, programs: programs)
+        applyGeneral(step, time: time, model: model, to: &state, programs: programs)
     }
 
-    private func applyGeneral(time: ResolvedTime, model: UnsafePointer<LayerProperties>, to state: inout LayerProperties,
-                              programs: [AnimationProgram]) {
-        let path = LayerKeyPath(key: key, field: field)
-        let underlying = needsUnderlying ? model.pointee.value(at: path) : nil
+    private static func applyGeneral(_ step: UnsafePointer<Self>, time: ResolvedTime, model: UnsafePointer<LayerProperties>,
+                                     to state: inout LayerProperties, programs: UnsafeBufferPointer<AnimationProgram>) {
+        let s = step.pointee
+        let path = LayerKeyPath(key: s.key, field: s.field)
+        let underlying = s.needsUnderlying ? model.pointee.value(at: path) : nil
         var value: AnimatableValue
-        if let sampled = endpoints.value(at: time, underlying: underlying, curve: curve, cumulative: isCumulative) {
+        if let sampled = s.endpoints.value(at: time, underlying: underlying, curve: s.curve, cumulative: s.isCumulative) {
             value = sampled
-        } else if case .property(_, let prepared) = programs[fallback] {
+        } else if case .property(_, let prepared) = programs[s.fallback] {
             value = prepared.value(at: time, underlying: underlying)
         } else {
             return
         }
-        if isAdditive, let current = state.value(at: path) { value = current.adding(value) }
+        if s.isAdditive, let current = state.value(at: path) { value = current.adding(value) }
         guard value.isFinite else { return }
         state.setValue(value, at: path)
     }
@@ -206,21 +252,24 @@ extension AnimationSteps.VectorStep {
 extension AnimationSteps.KeyframeStep {
     /// As `AnimationProgram.apply`'s `.property` case for a keyframe animation of vectors.
     @inline(__always)
-    func apply(parentTime: Double, removedOnCompletion: Bool, to state: inout LayerProperties) {
-        guard let time = timing.resolve(parentTime: parentTime),
+    static func apply(_ step: UnsafePointer<Self>, parentTime: Double, removedOnCompletion: Bool,
+                      to state: inout LayerProperties) {
+        guard let time = step.pointee.timing.resolve(parentTime: parentTime),
               !(removedOnCompletion && time.phase == .after) else { return }
-        let u = curve?.solve(time.fraction) ?? time.fraction
-        var v = track.value(at: u)
-        if isCumulative, time.iteration > 0 { v = track.end * Double(time.iteration) + v }
+        let u = step.pointee.curve?.solve(time.fraction) ?? time.fraction
+        let (sample, end, kind) = step.pointee.track._withUnsafeGuaranteedRef { ($0.value(at: u), $0.end, $0.kind) }
+        var v = sample
+        if step.pointee.isCumulative, time.iteration > 0 { v = end * Double(time.iteration) + v }
+        let slot = step.pointee.slot
         guard case .general = slot else {
-            if isAdditive, let current = slot.read(state) { v = current + v }
-            guard track.kind.isFinite(v) else { return }
+            if step.pointee.isAdditive, let current = slot.read(state) { v = current + v }
+            guard kind.isFinite(v) else { return }
             slot.write(v, into: &state)
             return
         }
-        let path = LayerKeyPath(key: key, field: field)
-        var value = VectorEndpoints.value(v, kind: track.kind)
-        if isAdditive, let current = state.value(at: path) { value = current.adding(value) }
+        let path = LayerKeyPath(key: step.pointee.key, field: step.pointee.field)
+        var value = VectorEndpoints.value(v, kind: kind)
+        if step.pointee.isAdditive, let current = state.value(at: path) { value = current.adding(value) }
         guard value.isFinite else { return }
         state.setValue(value, at: path)
     }

@@ -36,11 +36,30 @@ extension PresentationTree {
             guard threads > 1, let chain = chain(below: root), let sublayers = chain.last?.sublayers else {
                 return (nil, root.estimatedPresentedLayerCount)
             }
-            let counts = sublayers.map(\.estimatedPresentedLayerCount)
+            let counts = estimates(of: sublayers, threads: threads)
             let rootSlots = chain.reduce(0) { $0 + 1 + ($1.mask?.estimatedPresentedLayerCount ?? 0) }
             let estimate = rootSlots + counts.reduce(0, +)
             guard estimate >= minimumLayerCount else { return (nil, estimate) }
             return (ParallelSplit(chain: chain, counts: counts, rootSlots: rootSlots, threads: threads), estimate)
+        }
+
+        /// `estimatedPresentedLayerCount` of each of `sublayers`, counted on up to `threads`
+        /// threads in runs of sublayers (one walk over the model tree; on one thread it would
+        /// be the longest stretch of the evaluation that does not run in parallel).
+        private static func estimates(of sublayers: [CALayer], threads: Int) -> [Int] {
+            let runs = min(threads, sublayers.count)
+            guard runs > 1, sublayers.count >= 8 else { return sublayers.map(\.estimatedPresentedLayerCount) }
+            return [Int](unsafeUninitializedCapacity: sublayers.count) { buffer, initialized in
+                let shared = UncheckedSendable(value: (buffer.baseAddress!, sublayers))
+                DispatchQueue.concurrentPerform(iterations: runs) { run in
+                    let (counts, sublayers) = shared.value
+                    // Each run writes only its own slots.
+                    for i in (run * sublayers.count / runs)..<((run + 1) * sublayers.count / runs) {
+                        (counts + i).initialize(to: sublayers[i].estimatedPresentedLayerCount)
+                    }
+                }
+                initialized = sublayers.count
+            }
         }
 
         /// The root and its only children down to the split layer (the last), or nil where a
@@ -91,12 +110,15 @@ extension PresentationTree {
                 let slots = buffer.baseAddress!
                 var rootBuilder = Builder(layers: PresentedLayerRegion(slots: slots, count: rootSlots))
                 // The root and its chain of only children, each its parent's one sublayer.
-                var (index, frame, _) = rootBuilder.appendLayer(chain[0], parent: nil, siblingIndex: 0, depth: 0, isMask: false,
-                                                                parentFrame: ParentFrame(time: time))
+                var frame = ParentFrame(time: time)
+                var index = rootBuilder.appendLayer(chain[0], parent: nil, siblingIndex: 0, depth: 0, isMask: false,
+                                                    hasSublayers: true, parentFrame: frame).index
+                frame = rootBuilder.childFrame(of: index, parentFrame: frame)
                 for (depth, layer) in chain.enumerated().dropFirst() {
                     let parent = index
-                    (index, frame, _) = rootBuilder.appendLayer(layer, parent: parent, siblingIndex: 0, depth: depth, isMask: false,
-                                                                parentFrame: frame)
+                    index = rootBuilder.appendLayer(layer, parent: parent, siblingIndex: 0, depth: depth, isMask: false,
+                                                    hasSublayers: true, parentFrame: frame).index
+                    frame = rootBuilder.childFrame(of: index, parentFrame: frame)
                     rootBuilder.layers[parent].sublayersInDrawingOrder = [index]
                 }
                 let (splitIndex, splitFrame, depth) = (index, frame, chain.count)

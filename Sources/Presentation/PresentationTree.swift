@@ -187,32 +187,44 @@ public struct PresentationTree: Sendable {
 
         /// The tree index the next appended layer gets.
         var nextIndex: Int { base + layers.count }
+        /// While presenting copy k > 0 of a replicator with no `instanceDelay`: how far back copy 0's
+        /// layer of the same position lies. It ran at the same times, so its values are this
+        /// layer's (presentation is a function of the model and the time); only placement, tint
+        /// and replica keys differ, and those are computed anyway.
+        var mirrorOffset: Int?
 
         mutating func visit(_ layer: CALayer, parent: Int?, siblingIndex: Int, depth: Int, isMask: Bool,
                             parentFrame: ParentFrame) {
-            let (index, frame, values) = appendLayer(layer, parent: parent, siblingIndex: siblingIndex, depth: depth,
-                                                     isMask: isMask, parentFrame: parentFrame)
+            let sublayers = layer.sublayers
+            let (index, isParent) = appendLayer(layer, parent: parent, siblingIndex: siblingIndex, depth: depth,
+                                                isMask: isMask, hasSublayers: sublayers != nil, parentFrame: parentFrame)
+            // A leaf (no sublayers, no particles) has nothing below it to place.
+            guard isParent else { return }
+            let frame = childFrame(of: index, parentFrame: parentFrame)
+            // Read back from the array (the values moved there; copying them out first costs
+            // more than this second look, which only parents take).
+            let content = layers[index - base].properties.content
             var children: [Int] = []
-            if let sublayers = layer.sublayers, !sublayers.isEmpty {
-                if case .replicator(let r) = values.content {
-                    appendReplicas(sublayers, of: index, depth: depth, replicator: ReplicatorExpansion(r, bounds: values.bounds),
+            if let sublayers {
+                if case .replicator(let r) = content {
+                    let bounds = layers[index - base].properties.bounds
+                    appendReplicas(sublayers, of: index, depth: depth, replicator: ReplicatorExpansion(r, bounds: bounds),
                                    frame: frame, into: &children)
                 } else {
                     appendSublayers(sublayers, of: index, depth: depth, frame: frame, into: &children)
                 }
             }
-            if case .emitter(let e) = values.content, !frame.hidden, e.emitterCells != nil {
+            if case .emitter(let e) = content, !frame.hidden, e.emitterCells != nil {
                 appendParticles(of: layer, emitter: e, at: frame.localTime, index: index, depth: depth, frame: frame, into: &children)
             }
             layers[index - base].sublayersInDrawingOrder = children
         }
 
-        /// Presents `layer` itself and its mask (not its sublayers): returns its tree index, what
-        /// its children need from it, and its presented values. (Inlined: returning the frame
-        /// and values from a call would copy them.)
+        /// Presents `layer` itself and its mask (not its sublayers): returns its tree index and
+        /// whether it has children to present (sublayers or particles).
         @inline(__always)
         mutating func appendLayer(_ layer: CALayer, parent: Int?, siblingIndex: Int, depth: Int, isMask: Bool,
-                                  parentFrame: ParentFrame) -> (index: Int, frame: ParentFrame, values: LayerProperties) {
+                                  hasSublayers: Bool, parentFrame: ParentFrame) -> (index: Int, isParent: Bool) {
             var localTime = layer.localTime(fromParentTime: parentFrame.localTime)
             if parentFrame.isDelayedCopy, parentFrame.localTime < layer.beginTime {
                 // A delayed replicator copy runs before its start: its animations must see the
@@ -220,7 +232,14 @@ public struct PresentationTree: Sendable {
                 // not the 0 a layer's time reads before its beginTime.
                 localTime = (parentFrame.localTime - layer.beginTime) * Double(layer.speed) + layer.timeOffset
             }
-            let values = layer.presentationProperties(atLocalTime: localTime)
+            let index = nextIndex
+            let values: LayerProperties
+            if let offset = mirrorOffset, case let source = index - base - offset, source >= 0,
+               layers[source].layerID == ObjectIdentifier(layer), layers[source].localTime == localTime {
+                values = layers[source].properties
+            } else {
+                values = layer.presentationProperties(atLocalTime: localTime)
+            }
             var placement = values.transformToSuperlayer
             let toRoot: CATransform3D
             if parent == nil {
@@ -232,44 +251,54 @@ public struct PresentationTree: Sendable {
                 toRoot = placement.concatenating(parentFrame.planeToRoot)
             }
             let hidden = parentFrame.hidden || values.isHidden
-            let index = nextIndex
             // A mask contributes only alpha to its owner, which is tinted already.
             let tint = isMask ? nil : parentFrame.tint
 
-            // What this layer's children need, before `values` moves into the array (built in
-            // one go: assigning field by field first writes every default).
-            let flattened = toRoot.flattened
-            let preservesDepth: Bool = switch values.content {
-            case .plain: false
-            case .transformLayer: true
-            case .replicator(let r): r.preservesDepth
-            case .emitter(let e): e.preservesDepth
-            default: false
+            let preservesDepth: Bool
+            let isEmitter: Bool
+            switch values.content {
+            case .plain: (preservesDepth, isEmitter) = (false, false)
+            case .transformLayer: (preservesDepth, isEmitter) = (true, false)
+            case .replicator(let r): (preservesDepth, isEmitter) = (r.preservesDepth, false)
+            case .emitter(let e): (preservesDepth, isEmitter) = (e.preservesDepth, true)
+            default: (preservesDepth, isEmitter) = (false, false)
             }
-            let frame = ParentFrame(
-                index: index, localTime: localTime, hidden: hidden, sublayerMatrix: values.transformForSublayers,
-                planeToRoot: preservesDepth ? toRoot : flattened, flattenedToRoot: flattened,
-                childContext: preservesDepth ? (isMask ? parent : parentFrame.childContext) : index,
-                tint: tint, replicaKey: parentFrame.replicaKey, replicaInstance: parentFrame.replicaInstance,
-                isDelayedCopy: parentFrame.isDelayedCopy,
-                flipsContents: parentFrame.flipsContents != values.isGeometryFlipped)
             let drawing = layer.drawing(atLocalTime: localTime, presented: values, flippedByAncestors: parentFrame.flipsContents)
             let typeName = values.content.typeName
+            let transitionFrom = values.transition == nil ? nil
+                : layer.transitionSnapshot(atLocalTime: localTime).map { PresentedSubtree(PresentationTree.evaluate($0, at: 0)) }
 
             layers.append(PresentedLayer(
                 index: index, parent: parent, depth: depth, siblingIndex: siblingIndex, typeName: typeName,
-                properties: values, localTime: localTime, transformToParent: placement, transformToRoot: toRoot,
+                properties: consume values, localTime: localTime, transformToParent: placement, transformToRoot: toRoot,
                 renderingContext: isMask ? parent : parentFrame.childContext, mask: nil, isMask: isMask,
                 sublayersInDrawingOrder: [], isEffectivelyHidden: hidden, layerID: ObjectIdentifier(layer),
-                transitionFrom: values.transition == nil ? nil
-                    : layer.transitionSnapshot(atLocalTime: localTime).map { PresentedSubtree(PresentationTree.evaluate($0, at: 0)) },
+                transitionFrom: transitionFrom,
                 tint: tint, replicaInstance: parentFrame.replicaInstance, replicaKey: parentFrame.replicaKey,
                 preservesDepth: preservesDepth, drawing: drawing))
             if let mask = layer.mask {
                 layers[index - base].mask = nextIndex
-                visit(mask, parent: index, siblingIndex: 0, depth: depth + 1, isMask: true, parentFrame: frame)
+                visit(mask, parent: index, siblingIndex: 0, depth: depth + 1, isMask: true,
+                      parentFrame: childFrame(of: index, parentFrame: parentFrame))
             }
-            return (index, frame, values)
+            return (index, hasSublayers || isEmitter)
+        }
+
+        /// What the children (and mask) of the layer just presented at `index` need from it,
+        /// read back from its presented values: most layers are leaves and never build one.
+        func childFrame(of index: Int, parentFrame: ParentFrame) -> ParentFrame {
+            let i = index - base
+            let toRoot = layers[i].transformToRoot
+            let flattened = toRoot.flattened
+            let preservesDepth = layers[i].preservesDepth
+            return ParentFrame(
+                index: index, localTime: layers[i].localTime, hidden: layers[i].isEffectivelyHidden,
+                sublayerMatrix: layers[i].properties.transformForSublayers,
+                planeToRoot: preservesDepth ? toRoot : flattened, flattenedToRoot: flattened,
+                childContext: preservesDepth ? layers[i].renderingContext : index,
+                tint: layers[i].tint, replicaKey: layers[i].replicaKey, replicaInstance: layers[i].replicaInstance,
+                isDelayedCopy: parentFrame.isDelayedCopy,
+                flipsContents: parentFrame.flipsContents != layers[i].properties.isGeometryFlipped)
         }
 
         /// Visits `sublayers` under `frame` and appends them to `children` in drawing order

@@ -75,7 +75,13 @@ extension PresentationTree.Builder {
     mutating func appendReplicas(_ sublayers: [CALayer], of index: Int, depth: Int, replicator: ReplicatorExpansion,
                                  frame: PresentationTree.ParentFrame, into children: inout [Int]) {
         var power = CATransform3D.identity
+        let firstCopyStart = nextIndex
+        let outerMirror = mirrorOffset
+        defer { mirrorOffset = outerMirror }
         for k in 0..<replicator.count {
+            // Copies without a delay repeat copy 0's values (inside a copy that mirrors already,
+            // its offset holds for everything below).
+            if k > 0, replicator.delay == 0, outerMirror == nil { mirrorOffset = nextIndex - firstCopyStart }
             var copy = frame
             if k > 0 {
                 power = replicator.nextPower(power)

@@ -74,12 +74,59 @@ public struct TimingParameters: Sendable, Equatable {
     /// The active window is decided on the elapsed time before `timeOffset`; the offset then
     /// shifts the start inside the cycle with wrap-around. At exactly the end of the active
     /// window the end of the last cycle shows.
+    @inlinable
+    public func resolve(parentTime: Double) -> ResolvedTime? {
+        TimingResolver(self).resolve(parentTime: parentTime)
+    }
+
+    /// Parent time → local time for a layer (infinite duration).
+    ///
+    /// Before `beginTime` a layer's local time reads 0 (Core Animation's `convertTime` does so).
+    public func layerLocalTime(parentTime: Double) -> Double {
+        if parentTime < beginTime { return 0 }
+        return (parentTime - beginTime) * speed + timeOffset
+    }
+
+    /// Local time → parent time for a layer; 0 when `speed` is 0 (the mapping has no inverse).
+    public func layerParentTime(localTime: Double) -> Double {
+        if speed == 0 { return 0 }
+        return (localTime - timeOffset) / speed + beginTime
+    }
+
+    /// True for the default timing (begin 0, speed 1, offset 0): an identity step in time conversion.
+    public var isIdentityForLayer: Bool { beginTime == 0 && speed == 1 && timeOffset == 0 }
+}
+
+/// `TimingParameters` with what `resolve` derives from them (cycle, active duration, whether
+/// the duration is usable) worked out once: compiled animations keep one and resolve it every
+/// frame. The same arithmetic in the same order as deriving them on each call, so the results
+/// are the same bits.
+public struct TimingResolver: Sendable {
+    @usableFromInline let beginTime: Double
+    @usableFromInline let speed: Double
+    @usableFromInline let timeOffset: Double
+    public let duration: Double
+    @usableFromInline let cycle: Double
+    @usableFromInline let total: Double
+    @usableFromInline let autoreverses: Bool
+    @usableFromInline let fillsForwards: Bool
+    @usableFromInline let fillsBackwards: Bool
+    /// False for a duration ≤ 0 or not finite: such timing never resolves.
+    @usableFromInline let isResolvable: Bool
+
+    @inlinable
+    public init(_ t: TimingParameters) {
+        beginTime = t.beginTime; speed = t.speed; timeOffset = t.timeOffset; duration = t.duration
+        cycle = t.cycleDuration; total = t.activeDuration; autoreverses = t.autoreverses
+        fillsForwards = t.fillsForwards; fillsBackwards = t.fillsBackwards
+        isResolvable = t.duration > 0 && t.duration.isFinite
+    }
+
+    /// As `TimingParameters.resolve(parentTime:)`.
     @inlinable  // called for every animation of every layer every frame
     public func resolve(parentTime: Double) -> ResolvedTime? {
+        guard isResolvable else { return nil }
         let d = duration
-        guard d > 0, d.isFinite else { return nil }
-        let cycle = cycleDuration
-        let total = activeDuration
         var elapsed = (parentTime - beginTime) * speed
         var phase = TimingPhase.active
         if elapsed < 0 {
@@ -100,21 +147,4 @@ public struct TimingParameters: Sendable, Equatable {
         let iteration = k.isFinite ? Int(max(-Double(Int32.max), min(Double(Int32.max), k))) : 0
         return ResolvedTime(iteration: iteration, basicTime: r, fraction: r / d, phase: phase)
     }
-
-    /// Parent time → local time for a layer (infinite duration).
-    ///
-    /// Before `beginTime` a layer's local time reads 0 (Core Animation's `convertTime` does so).
-    public func layerLocalTime(parentTime: Double) -> Double {
-        if parentTime < beginTime { return 0 }
-        return (parentTime - beginTime) * speed + timeOffset
-    }
-
-    /// Local time → parent time for a layer; 0 when `speed` is 0 (the mapping has no inverse).
-    public func layerParentTime(localTime: Double) -> Double {
-        if speed == 0 { return 0 }
-        return (localTime - timeOffset) / speed + beginTime
-    }
-
-    /// True for the default timing (begin 0, speed 1, offset 0): an identity step in time conversion.
-    public var isIdentityForLayer: Bool { beginTime == 0 && speed == 1 && timeOffset == 0 }
 }

@@ -14,15 +14,6 @@ final class ParallelEvaluationTests: XCTestCase {
         CATransaction.mediaClock = ManualMediaClock()
     }
 
-    private func basic(_ keyPath: String, from: Any?, to: Any?, duration: Double = 1) -> CABasicAnimation {
-        let a = CABasicAnimation(keyPath: keyPath)
-        a.fromValue = from; a.toValue = to
-        a.duration = duration
-        a.repeatCount = .infinity
-        a.autoreverses = true
-        return a
-    }
-
     /// 41 groups of 60 leaves under a masked root; groups and leaves move, fade and change depth.
     private func makeTree(withInexactParts: Bool) -> CALayer {
         let root = CALayer()
@@ -46,10 +37,10 @@ final class ParallelEvaluationTests: XCTestCase {
             if g % 6 == 0 { group.sublayerTransform = CATransform3DMakeScale(0.9, 0.9, 1) }
             if g % 7 == 0 { group.isGeometryFlipped = true }
             if g % 9 == 0 { group.isHidden = true }
-            group.add(basic("position.x", from: 0.0, to: 50.0 + Double(g)), forKey: "x")
+            group.add(repeatingBasic("position.x", from: 0.0, to: 50.0 + Double(g)), forKey: "x")
             if let replicator = group as? CAReplicatorLayer {
                 // The estimate reads the model's 2 copies; the presentation has 2…5.
-                replicator.add(basic("instanceCount", from: 2, to: 5, duration: 2), forKey: "count")
+                replicator.add(repeatingBasic("instanceCount", from: 2, to: 5, duration: 2), forKey: "count")
                 replicator.instanceDelay = 0.1
                 replicator.instanceTransform = CATransform3DMakeTranslation(5, 0, 0)
             }
@@ -60,8 +51,8 @@ final class ParallelEvaluationTests: XCTestCase {
                 leaf.backgroundColor = CGColor(red: 0.1, green: 0.5, blue: 0.9, alpha: 1)
                 if i % 11 == 0 { leaf.zPosition = Double(i % 4) - 2 }
                 if i % 13 == 0 { leaf.mask = CALayer() }
-                leaf.add(basic("opacity", from: 1.0, to: 0.25), forKey: "fade")
-                if i % 4 == 0 { leaf.add(basic("zPosition", from: -2.0, to: 2.0), forKey: "z") }
+                leaf.add(repeatingBasic("opacity", from: 1.0, to: 0.25), forKey: "fade")
+                if i % 4 == 0 { leaf.add(repeatingBasic("zPosition", from: -2.0, to: 2.0), forKey: "z") }
                 group.addSublayer(leaf)
             }
             root.addSublayer(group)
@@ -138,7 +129,7 @@ final class ParallelEvaluationTests: XCTestCase {
         container.position = CGPoint(x: 30, y: 40)
         container.sublayerTransform = CATransform3DMakeScale(0.5, 0.5, 1)
         container.mask = CALayer()
-        container.add(basic("position.y", from: 0.0, to: 90.0), forKey: "y")
+        container.add(repeatingBasic("position.y", from: 0.0, to: 90.0), forKey: "y")
         root.addSublayer(container)
         container.addSublayer(tree)
         let chain = try XCTUnwrap(PresentationTree.ParallelSplit.chain(below: root))
