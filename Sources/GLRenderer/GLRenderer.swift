@@ -307,8 +307,8 @@ public final class GLRenderer: RenderBackend {
             guard let shape, shape.corners.contains(corner) else { return 0 }
             return GLfloat(shape.radius)
         }
-        // A body's band takes the border width's place.
         let radii = SIMD4(radius(.minXMinY), radius(.maxXMinY), radius(.maxXMaxY), radius(.minXMaxY))
+        // A body's band takes the border width's place.
         let band = item.body?.band
         let bandColor = band?.color ?? item.borderTint ?? .clear
         // Written in place: no temporary arrays per item on the per-frame path.
