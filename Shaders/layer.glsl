@@ -6,10 +6,12 @@
 //   i_transform   mat4   item space (points) → target pixels; a row-vector matrix whose rows are
 //                        fed as GL columns, so GLSL's column-vector product computes p · M
 //   i_rect        vec4   the item's rectangle (x, y, w, h) in item space
-//   i_uv          vec4   normalised source rectangle (u, v, du, dv) of the texture or pass
+//   i_uv          vec4   normalised source rectangle (u, v, du, dv) of the texture or pass;
+//                        EXACT_TEXELS: xy the target pixel of texel (0, 0)
 //   i_color       vec4   premultiplied solid colour; the colour of TINTED; for TEXTURED a
 //                        premultiplied multiplier (white, or a replicator instance's colour)
-//   i_shape       vec4   coverage rounded rectangle (x, y, w, h) in item space (SHAPED)
+//   i_shape       vec4   coverage rounded rectangle (x, y, w, h) in item space (SHAPED); BODY: the
+//                        card's rectangle (i_rect is the piece's)
 //   i_radii       vec4   corner radii: minX-minY, maxX-minY, maxX-maxY, minX-maxY (SHAPED)
 //   i_params      vec4   x opacity, y border width (> 0: only a ring inside the shape; BODY: the
 //                        band width), z painter's-order depth in 0…1 (later items nearer),
@@ -36,12 +38,14 @@
 //                         1 saturation, 2 color, 3 luminosity
 // Variants: compiled once per combination of TEXTURED (or TINTED: the texture's alpha times
 // i_color, for shadows; or GRADIENT: a CAGradientLayer's colour, §15.2), SHAPED (with
-// CONTINUOUS for continuous corners), BODY (a rounded fill's middle: the corner squares of
-// i_radii's sides discarded, pixels within i_params.y of the edges in i_band), PAIRED (with
+// CONTINUOUS for continuous corners), BODY (a piece of a rounded fill's body — the pieces tile it
+// without its corner squares, see BodyPieces in GLRenderer — with pixels within i_params.y of
+// i_shape's edges in i_band; nothing discarded, which on llvmpipe would move the depth test
+// after shading), PAIRED (with
 // TEXTURED: a corner-mask pair, red the fill's coverage of i_color, green the border's of
 // i_band, the border composited over the fill in one fragment; with EXACT_TEXELS where the pair
 // lies one texel per pixel, centre on centre, its texels read instead of filtered), MASKED,
-// COLOR_MATRIX and one of BLEND_SEPARABLE / BLEND_NONSEPARABLE (defined right after #version),
+// COLOR_MATRIX and one of BLEND_SEPARABLE / BLEND_NONSEPARABLE (defined after both stages' #version),
 // so plain quads never pay for corner math, masks, blending maths or a branch (llvmpipe shades
 // every fragment on the CPU, and runs both sides of every branch and select).
 // Output: premultiplied colour, blended source-over (ONE, ONE_MINUS_SRC_ALPHA; ONE, ONE for the
@@ -70,7 +74,24 @@ flat out vec4 v_shape;
 flat out vec4 v_radii;
 flat out vec3 v_params;
 flat out vec4 v_band;
+#if defined(BODY)
+flat out vec2 v_center;
+flat out vec2 v_inner;
+#endif
+#if defined(EXACT_TEXELS)
+flat out vec2 v_texelOrigin;
+#endif
 void main() {
+#if defined(BODY)
+    // The card's centre on the target and how far from it the fill reaches before the band, in
+    // pixels: bodies are drawn axis-aligned (no rotation or perspective; the plan checks).
+    vec2 scale = abs(vec2(i_transform[0][0], i_transform[1][1]));
+    v_center = (i_transform * vec4(i_shape.xy + 0.5 * i_shape.zw, 0.0, 1.0)).xy;
+    v_inner = (0.5 * i_shape.zw - i_params.y) * scale;
+#endif
+#if defined(EXACT_TEXELS)
+    v_texelOrigin = i_uv.xy;
+#endif
     vec2 local = i_rect.xy + a_corner * i_rect.zw;
     vec4 p = i_transform * vec4(local, 0.0, 1.0);
     // Pixels → clip space with w kept, so the rasterizer divides (perspective) and clips w ≤ 0.
@@ -82,6 +103,11 @@ void main() {
     v_radii = i_radii;
     v_params = i_params.xyw;
     v_band = i_band;
+#if defined(BODY)
+    // A body's colours come faded (the fragment stage would multiply each of its pixels).
+    v_color = i_color * i_params.x;
+    v_band = i_band * i_params.x;
+#endif
 }
 
 // --- fragment
@@ -94,6 +120,13 @@ flat in vec4 v_shape;
 flat in vec4 v_radii;
 flat in vec3 v_params;
 flat in vec4 v_band;
+#if defined(BODY)
+flat in vec2 v_center;
+flat in vec2 v_inner;
+#endif
+#if defined(EXACT_TEXELS)
+flat in vec2 v_texelOrigin;
+#endif
 uniform sampler2D u_texture;
 uniform sampler2D u_mask;
 #if defined(GRADIENT)
@@ -258,7 +291,7 @@ void main() {
     // o·(B·m.g + F·m.r·(1 − o·Bα·m.g)), o applied below.
 #if defined(EXACT_TEXELS)
     // One texel per pixel, centre on centre: the texel itself (what filtering there returns).
-    vec4 m = texelFetch(u_texture, ivec2(v_uv * vec2(textureSize(u_texture, 0))), 0);
+    vec4 m = texelFetch(u_texture, ivec2(gl_FragCoord.xy - v_texelOrigin), 0);
 #else
     vec4 m = texture(u_texture, v_uv);
 #endif
@@ -271,7 +304,11 @@ void main() {
 #if defined(COLOR_MATRIX)
     color = mapColor(color);
 #endif
+#if defined(BODY)
+    float coverage = 1.0;
+#else
     float coverage = v_params.x;
+#endif
 #if defined(SHAPED)
     vec2 center = v_shape.xy + 0.5 * v_shape.zw;
     vec2 p = v_local - center;
@@ -286,13 +323,9 @@ void main() {
     }
 #endif
 #if defined(BODY)
-    // Distances to the nearer edge along each axis; the corner squares are left to the corner
-    // items, the band is the border's straight part.
-    vec2 near = v_local - v_shape.xy, far = v_shape.xy + v_shape.zw - v_local;
-    vec2 e = min(near, far);
-    float side = near.x < far.x ? (near.y < far.y ? v_radii.x : v_radii.w) : (near.y < far.y ? v_radii.y : v_radii.z);
-    if (e.x < side && e.y < side) discard;
-    if (min(e.x, e.y) < v_params.y) color = v_band;
+    // The band is the border's straight part: within i_params.y of the card's edges.
+    vec2 q = abs(gl_FragCoord.xy - v_center);
+    if (q.x > v_inner.x || q.y > v_inner.y) color = v_band;
 #endif
 #if defined(MASKED)
     coverage *= texture(u_mask, v_uv).a;

@@ -50,6 +50,11 @@ public final class GLRenderer: RenderBackend {
     private var frameNumber = 0
     private static let textureLifetime = 30
     private var targets: [Target] = []
+    /// The opaque items of the pass being drawn, which hide what lies wholly under them.
+    private var cover = OpaqueCover()
+    /// Whether what lies wholly under a later opaque item is left undrawn (tests turn it off
+    /// to compare).
+    var skipsCoveredItems = true
 
 
     private struct Target {
@@ -161,6 +166,9 @@ public final class GLRenderer: RenderBackend {
         let count = items.count
         func depth(_ i: Int) -> GLfloat { 1 - GLfloat(i + 1) / GLfloat(count + 1) }
         let opaque = items.indices.filter { isOpaque(items[$0], images: images) }
+        let opaqueSet = Set(opaque)
+        cover = skipsCoveredItems ? OpaqueCover(items, isOpaque: opaqueSet.contains) : OpaqueCover()
+        defer { cover = OpaqueCover() }
         if !opaque.isEmpty {
             // Opaque items go first without blending. When one can hide another, front to back
             // writing depth, so hidden pixels are rejected before shading; when none lies over an
@@ -174,16 +182,15 @@ public final class GLRenderer: RenderBackend {
                 glDepthFunc(GLenum(GL_LESS))
             }
             glDisable(GLenum(GL_BLEND))
-            for i in opaque.reversed() { enqueue(items[i], depth: depth(i), images: images, passTextures: passTextures) }
+            for i in opaque.reversed() { enqueue(items[i], index: i, depth: depth(i), images: images, passTextures: passTextures) }
             flush()
             glDepthMask(GLboolean(GL_FALSE))
             glEnable(GLenum(GL_BLEND))
         }
-        let opaqueSet = Set(opaque)
         for i in items.indices {
-            if !opaqueSet.contains(i) { enqueue(items[i], depth: depth(i), images: images, passTextures: passTextures) }
+            if !opaqueSet.contains(i) { enqueue(items[i], index: i, depth: depth(i), images: images, passTextures: passTextures) }
             // A card's corners (blended) at its body's place and depth: they do not overlap it.
-            items[i].forEachBodyCorner { enqueue($0, depth: depth(i), images: images, passTextures: passTextures) }
+            items[i].forEachBodyCorner { enqueue($0, index: i, depth: depth(i), images: images, passTextures: passTextures) }
         }
         flush()
         glDisable(GLenum(GL_DEPTH_TEST))
@@ -221,12 +228,16 @@ public final class GLRenderer: RenderBackend {
         }
     }
 
-    /// Adds an item to the current batch, drawing the batch first when the item needs other state.
-    private func enqueue(_ item: DrawItem, depth: GLfloat, images: ImageProvider, passTextures: [Int: GLuint]) {
+    /// Adds an item (the pass's item `index`, or one of its corners) to the current batch,
+    /// drawing the batch first when the item needs other state; nothing when a later opaque
+    /// item hides it (`cover`).
+    private func enqueue(_ item: DrawItem, index: Int, depth: GLfloat, images: ImageProvider, passTextures: [Int: GLuint]) {
         if case .blur(let id, let sigma, let horizontal) = item.paint {
             flush()
             return blur(passTextures[id], sigma: sigma, horizontal: horizontal)
         }
+        // A body's pieces are looked at one by one below.
+        if item.body == nil, cover.hides(item.rect, transform: item.transform, at: index) { return }
         let shape = item.shape ?? (item.borderWidth != nil ? RoundedShape(rect: item.rect, radius: 0) : nil)
         var key = BatchKey(variant: LayerProgram.Variant(textured: true, shaped: shape != nil, masked: false),
                            texture: 0, mask: item.maskPass.flatMap { passTextures[$0] } ?? 0,
@@ -258,6 +269,11 @@ public final class GLRenderer: RenderBackend {
             uv = source
             color = item.tint ?? Self.white
             key.variant.exactTexels = item.borderTint != nil && Self.mapsTexelsOntoPixels(item, image: image, source: source)
+            if key.variant.exactTexels {
+                // The target pixel of texel (0, 0): the shader reads texels at pixel minus this.
+                uv = CGRect(x: item.rect.minX + item.transform.m41 - source.minX * CGFloat(image.width),
+                            y: item.rect.minY + item.transform.m42 - source.minY * CGFloat(image.height), width: 0, height: 0)
+            }
         case .pass(let id, let source):
             guard let texture = passTextures[id] else { return }
             key.texture = texture
@@ -291,31 +307,40 @@ public final class GLRenderer: RenderBackend {
             guard let shape, shape.corners.contains(corner) else { return 0 }
             return GLfloat(shape.radius)
         }
-        // A body's cut squares take the radii's place, its band the border width's.
-        let radii = item.body?.sides ?? SIMD4(radius(.minXMinY), radius(.maxXMinY), radius(.maxXMaxY), radius(.minXMaxY))
+        let radii = SIMD4(radius(.minXMinY), radius(.maxXMinY), radius(.maxXMaxY), radius(.minXMaxY))
+        // A body's band takes the border width's place.
         let band = item.body?.band
         let bandColor = band?.color ?? item.borderTint ?? .clear
         // Written in place: no temporary arrays per item on the per-frame path.
         let m = item.transform
-        let base = instanceData.count
-        instanceData.append(contentsOf: repeatElement(0, count: Self.instanceFloats))
-        instanceData.withUnsafeMutableBufferPointer { buffer in
-            var i = base
-            func put(_ v: GLfloat) { buffer[i] = v; i += 1 }
-            func put(_ v: CGFloat) { put(GLfloat(v)) }
-            // The matrix row by row (fed as GL columns, see layer.glsl).
-            put(m.m11); put(m.m12); put(m.m13); put(m.m14); put(m.m21); put(m.m22); put(m.m23); put(m.m24)
-            put(m.m31); put(m.m32); put(m.m33); put(m.m34); put(m.m41); put(m.m42); put(m.m43); put(m.m44)
-            put(item.rect.minX); put(item.rect.minY); put(item.rect.width); put(item.rect.height)
-            put(uv.minX); put(uv.minY); put(uv.width); put(uv.height)
-            put(color.red); put(color.green); put(color.blue); put(color.alpha)
-            put(s.minX); put(s.minY); put(s.width); put(s.height)
-            put(radii.x); put(radii.y); put(radii.z); put(radii.w)
-            put(item.opacity); put(band.map { GLfloat($0.width) } ?? GLfloat(item.borderWidth ?? 0)); put(depth)
-            put(GLfloat(shape?.continuous == true ? 1 : 0))
-            put(bandColor.red); put(bandColor.green); put(bandColor.blue); put(bandColor.alpha)
+        func instance(_ rect: CGRect) {
+            if item.body != nil, cover.hides(rect, transform: m, at: index) { return }
+            let base = instanceData.count
+            instanceData.append(contentsOf: repeatElement(0, count: Self.instanceFloats))
+            instanceData.withUnsafeMutableBufferPointer { buffer in
+                var i = base
+                func put(_ v: GLfloat) { buffer[i] = v; i += 1 }
+                func put(_ v: CGFloat) { put(GLfloat(v)) }
+                // The matrix row by row (fed as GL columns, see layer.glsl).
+                put(m.m11); put(m.m12); put(m.m13); put(m.m14); put(m.m21); put(m.m22); put(m.m23); put(m.m24)
+                put(m.m31); put(m.m32); put(m.m33); put(m.m34); put(m.m41); put(m.m42); put(m.m43); put(m.m44)
+                put(rect.minX); put(rect.minY); put(rect.width); put(rect.height)
+                put(uv.minX); put(uv.minY); put(uv.width); put(uv.height)
+                put(color.red); put(color.green); put(color.blue); put(color.alpha)
+                put(s.minX); put(s.minY); put(s.width); put(s.height)
+                put(radii.x); put(radii.y); put(radii.z); put(radii.w)
+                put(item.opacity); put(band.map { GLfloat($0.width) } ?? GLfloat(item.borderWidth ?? 0)); put(depth)
+                put(GLfloat(shape?.continuous == true ? 1 : 0))
+                put(bandColor.red); put(bandColor.green); put(bandColor.blue); put(bandColor.alpha)
+            }
+            instanceCount += 1
         }
-        instanceCount += 1
+        // A body is drawn as the pieces that tile it, one instance each.
+        if let body = item.body {
+            body.pieces(of: item.rect, covered: coveredCorners(of: item, body: body, at: index), instance)
+        } else {
+            instance(item.rect)
+        }
         if let polygon = item.polygon {
             // A split piece goes out alone, as a fan over its corners.
             flush(polygon: polygon.map { p -> [GLfloat] in
@@ -323,6 +348,19 @@ public final class GLRenderer: RenderBackend {
             }.flatMap { $0 })
         }
         if item.blendMode.readsBackdrop { flush() }
+    }
+
+    /// The cut corners of a body whose squares a later opaque item wholly covers (the body may
+    /// then draw over them).
+    private func coveredCorners(of item: DrawItem, body: FillBody, at index: Int) -> RoundedCorners {
+        guard !body.corners.isEmpty else { return [] }
+        var covered: RoundedCorners = []
+        for (corner, origin) in DrawItem.cornerSquares(of: item.rect, side: body.side) where body.corners.contains(corner) {
+            if cover.hides(CGRect(x: origin.x, y: origin.y, width: body.side, height: body.side), transform: item.transform, at: index) {
+                covered.insert(corner)
+            }
+        }
+        return covered
     }
 
     /// Whether `item` shows `source` of `image` one texel per pixel, texel centres on pixel

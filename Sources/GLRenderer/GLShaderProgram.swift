@@ -10,14 +10,14 @@ public enum GLShaderProgram {
     }
 
     /// Compiles and links a two-stage shader file (`// --- vertex`, `// --- fragment`), with
-    /// `defines` inserted after the fragment stage's `#version` line.
+    /// `defines` inserted after each stage's `#version` line.
     public static func build(_ source: String, name: String, defines: String = "") throws(GLContextError) -> GLuint {
         guard let vertexRange = source.range(of: "// --- vertex"), let fragmentRange = source.range(of: "// --- fragment") else {
             throw GLContextError(reason: "Shaders/\(name) lacks its '// --- vertex' and '// --- fragment' sections")
         }
         let vertex = String(source[vertexRange.upperBound..<fragmentRange.lowerBound])
         let fragment = String(source[fragmentRange.upperBound...])
-        return try link(vertex: trimmedToVersion(vertex), fragment: insertingAfterVersion(defines, trimmedToVersion(fragment)), name: name)
+        return try link(vertex: insertingAfterVersion(defines, trimmedToVersion(vertex)), fragment: insertingAfterVersion(defines, trimmedToVersion(fragment)), name: name)
     }
 
     /// GLSL requires `#version` on the first line.

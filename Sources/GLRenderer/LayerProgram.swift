@@ -10,7 +10,7 @@ struct LayerProgram {
         /// Continuous (superellipse) corners, with `shaped`.
         var continuous = false
         var colorMatrix = false
-        /// A fill's body: corner squares left out, the edge band in the band colour (`DrawItem.body`).
+        /// A piece of a fill's body (`FillBody.pieces`): the edge band in the band colour (`DrawItem.body`).
         var body = false
         /// A corner-mask pair: the border colour (`i_band`) over the fill colour by the texture's
         /// green and red channels (`DrawItem.borderTint`), with `textured`.
