@@ -43,23 +43,39 @@ extension PresentationTree {
             return (ParallelSplit(chain: chain, counts: counts, rootSlots: rootSlots, threads: threads), estimate)
         }
 
-        /// `estimatedPresentedLayerCount` of each of `sublayers`, counted on up to `threads`
-        /// threads in runs of sublayers (one walk over the model tree; on one thread it would
-        /// be the longest stretch of the evaluation that does not run in parallel).
+        /// `estimatedPresentedLayerCount` of each of `sublayers`. Counted on this thread until
+        /// the tree proves big (half the split threshold), the rest on up to `threads` threads in
+        /// runs of sublayers: on one thread the count would be the longest stretch of a big
+        /// evaluation that does not run in parallel, while waking threads for a small tree (a
+        /// Lottie file) would cost more than counting it.
         private static func estimates(of sublayers: [CALayer], threads: Int) -> [Int] {
-            let runs = min(threads, sublayers.count)
-            guard runs > 1, sublayers.count >= 8 else { return sublayers.map(\.estimatedPresentedLayerCount) }
-            return [Int](unsafeUninitializedCapacity: sublayers.count) { buffer, initialized in
-                let shared = UncheckedSendable(value: (buffer.baseAddress!, sublayers))
+            var counts: [Int] = []
+            counts.reserveCapacity(sublayers.count)
+            var total = 0
+            while counts.count < sublayers.count, total < minimumLayerCount / 2 {
+                let count = sublayers[counts.count].estimatedPresentedLayerCount
+                counts.append(count)
+                total += count
+            }
+            let rest = counts.count..<sublayers.count
+            let runs = min(threads, rest.count)
+            guard runs > 1 else {
+                for i in rest { counts.append(sublayers[i].estimatedPresentedLayerCount) }
+                return counts
+            }
+            let tail = [Int](unsafeUninitializedCapacity: rest.count) { buffer, initialized in
+                let shared = UncheckedSendable(value: (buffer.baseAddress!, sublayers, rest.lowerBound))
                 DispatchQueue.concurrentPerform(iterations: runs) { run in
-                    let (counts, sublayers) = shared.value
+                    let (tail, sublayers, first) = shared.value
                     // Each run writes only its own slots.
-                    for i in (run * sublayers.count / runs)..<((run + 1) * sublayers.count / runs) {
-                        (counts + i).initialize(to: sublayers[i].estimatedPresentedLayerCount)
+                    let n = sublayers.count - first
+                    for i in (run * n / runs)..<((run + 1) * n / runs) {
+                        (tail + i).initialize(to: sublayers[first + i].estimatedPresentedLayerCount)
                     }
                 }
-                initialized = sublayers.count
+                initialized = rest.count
             }
+            return counts + tail
         }
 
         /// The root and its only children down to the split layer (the last), or nil where a
