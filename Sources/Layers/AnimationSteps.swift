@@ -64,15 +64,19 @@ struct AnimationSteps {
 
     /// The flattened list, built once per change of the layer's animations; nil for none.
     private let storage: Storage?
+    /// The storage's lists, held inline (in the layer): reading them costs no trip to the
+    /// storage object.
+    private let context: Context
 
     var isEmpty: Bool { storage == nil }
 
-    init() { storage = nil }
+    init() { storage = nil; context = Context() }
 
     init(_ attached: [AttachedAnimation]) {
         var builder = Builder()
         for item in attached { builder.append(item.program, removedOnCompletion: item.isRemovedOnCompletion) }
         storage = builder.steps.isEmpty ? nil : Storage(builder)
+        context = storage.map(Context.init) ?? Context()
     }
 
     /// Collects the steps and their data while compiling.
@@ -122,45 +126,58 @@ struct AnimationSteps {
         }
     }
 
-    /// The lists in buffers of their own, read through pointers: a frame's walk over them then
-    /// retains no array (five arrays were five retains and releases per layer per frame).
+    /// The lists one after the other in one allocation, read through pointers: a frame's walk
+    /// over them retains no array (five arrays were five retains and releases per layer per
+    /// frame) and touches one block of memory instead of five scattered ones (the evaluation of
+    /// a big tree waits on memory more than it computes).
     private final class Storage: @unchecked Sendable {
         let steps: UnsafeMutableBufferPointer<Step>
         let vectors: UnsafeMutableBufferPointer<VectorStep>
         let keyframes: UnsafeMutableBufferPointer<KeyframeStep>
         let groups: UnsafeMutableBufferPointer<GroupStep>
         let programs: UnsafeMutableBufferPointer<AnimationProgram>
+        private let block: UnsafeMutableRawPointer
 
         init(_ builder: Builder) {
-            steps = Self.copy(builder.steps)
-            vectors = Self.copy(builder.vectors)
-            keyframes = Self.copy(builder.keyframes)
-            groups = Self.copy(builder.groups)
-            programs = Self.copy(builder.programs)
-        }
-
-        private static func copy<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
-            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: array.count)
-            _ = buffer.initialize(from: array)
-            return buffer
+            var size = 0, alignment = 1
+            func reserve<T>(_ type: T.Type, _ count: Int) -> Int {
+                let offset = (size + MemoryLayout<T>.alignment - 1) / MemoryLayout<T>.alignment * MemoryLayout<T>.alignment
+                size = offset + MemoryLayout<T>.stride * count
+                alignment = max(alignment, MemoryLayout<T>.alignment)
+                return offset
+            }
+            let offsets = (reserve(Step.self, builder.steps.count), reserve(VectorStep.self, builder.vectors.count),
+                           reserve(KeyframeStep.self, builder.keyframes.count), reserve(GroupStep.self, builder.groups.count),
+                           reserve(AnimationProgram.self, builder.programs.count))
+            let block = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: alignment)
+            self.block = block
+            func place<T>(_ array: [T], at offset: Int) -> UnsafeMutableBufferPointer<T> {
+                let buffer = UnsafeMutableBufferPointer(start: (block + offset).bindMemory(to: T.self, capacity: array.count),
+                                                        count: array.count)
+                _ = buffer.initialize(from: array)
+                return buffer
+            }
+            steps = place(builder.steps, at: offsets.0)
+            vectors = place(builder.vectors, at: offsets.1)
+            keyframes = place(builder.keyframes, at: offsets.2)
+            groups = place(builder.groups, at: offsets.3)
+            programs = place(builder.programs, at: offsets.4)
         }
 
         deinit {
-            steps.deinitialize().deallocate()
-            vectors.deinitialize().deallocate()
-            keyframes.deinitialize().deallocate()
-            groups.deinitialize().deallocate()
-            programs.deinitialize().deallocate()
+            steps.deinitialize()
+            vectors.deinitialize()
+            keyframes.deinitialize()
+            groups.deinitialize()
+            programs.deinitialize()
+            block.deallocate()
         }
     }
 
     /// Applies every step at the layer's local time `t` to `state`; `model` holds the model values.
     @inline(__always)
     func apply(parentTime t: Double, model: UnsafePointer<LayerProperties>, to state: inout LayerProperties) {
-        guard let storage else { return }
-        let context = Context(steps: UnsafeBufferPointer(storage.steps), vectors: UnsafeBufferPointer(storage.vectors),
-                              keyframes: UnsafeBufferPointer(storage.keyframes), groups: UnsafeBufferPointer(storage.groups),
-                              programs: UnsafeBufferPointer(storage.programs))
+        guard storage != nil else { return }
         context.apply(from: 0, to: context.steps.count, parentTime: t, model: model, to: &state)
         withExtendedLifetime(storage) {}
     }
@@ -171,6 +188,19 @@ struct AnimationSteps {
         let keyframes: UnsafeBufferPointer<KeyframeStep>
         let groups: UnsafeBufferPointer<GroupStep>
         let programs: UnsafeBufferPointer<AnimationProgram>
+
+        /// No steps.
+        init() {
+            steps = UnsafeBufferPointer(start: nil, count: 0); vectors = UnsafeBufferPointer(start: nil, count: 0)
+            keyframes = UnsafeBufferPointer(start: nil, count: 0); groups = UnsafeBufferPointer(start: nil, count: 0)
+            programs = UnsafeBufferPointer(start: nil, count: 0)
+        }
+
+        init(_ storage: Storage) {
+            steps = UnsafeBufferPointer(storage.steps); vectors = UnsafeBufferPointer(storage.vectors)
+            keyframes = UnsafeBufferPointer(storage.keyframes); groups = UnsafeBufferPointer(storage.groups)
+            programs = UnsafeBufferPointer(storage.programs)
+        }
 
         func apply(from start: Int, to end: Int, parentTime t: Double, model: UnsafePointer<LayerProperties>,
                    to state: inout LayerProperties) {
