@@ -76,7 +76,7 @@ struct AnimationSteps {
         var builder = Builder()
         for item in attached { builder.append(item.program, removedOnCompletion: item.isRemovedOnCompletion) }
         storage = builder.steps.isEmpty ? nil : Storage(builder)
-        context = storage.map(Context.init) ?? Context()
+        context = storage?.lists ?? Context()
     }
 
     /// Collects the steps and their data while compiling.
@@ -131,11 +131,8 @@ struct AnimationSteps {
     /// frame) and touches one block of memory instead of five scattered ones (the evaluation of
     /// a big tree waits on memory more than it computes).
     private final class Storage: @unchecked Sendable {
-        let steps: UnsafeMutableBufferPointer<Step>
-        let vectors: UnsafeMutableBufferPointer<VectorStep>
-        let keyframes: UnsafeMutableBufferPointer<KeyframeStep>
-        let groups: UnsafeMutableBufferPointer<GroupStep>
-        let programs: UnsafeMutableBufferPointer<AnimationProgram>
+        /// The lists, in `block`.
+        let lists: Context
         private let block: UnsafeMutableRawPointer
 
         init(_ builder: Builder) {
@@ -151,25 +148,23 @@ struct AnimationSteps {
                            reserve(AnimationProgram.self, builder.programs.count))
             let block = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: alignment)
             self.block = block
-            func place<T>(_ array: [T], at offset: Int) -> UnsafeMutableBufferPointer<T> {
+            func place<T>(_ array: [T], at offset: Int) -> UnsafeBufferPointer<T> {
                 let buffer = UnsafeMutableBufferPointer(start: (block + offset).bindMemory(to: T.self, capacity: array.count),
                                                         count: array.count)
                 _ = buffer.initialize(from: array)
-                return buffer
+                return UnsafeBufferPointer(buffer)
             }
-            steps = place(builder.steps, at: offsets.0)
-            vectors = place(builder.vectors, at: offsets.1)
-            keyframes = place(builder.keyframes, at: offsets.2)
-            groups = place(builder.groups, at: offsets.3)
-            programs = place(builder.programs, at: offsets.4)
+            lists = Context(steps: place(builder.steps, at: offsets.0), vectors: place(builder.vectors, at: offsets.1),
+                            keyframes: place(builder.keyframes, at: offsets.2), groups: place(builder.groups, at: offsets.3),
+                            programs: place(builder.programs, at: offsets.4))
         }
 
         deinit {
-            steps.deinitialize()
-            vectors.deinitialize()
-            keyframes.deinitialize()
-            groups.deinitialize()
-            programs.deinitialize()
+            UnsafeMutableBufferPointer(mutating: lists.steps).deinitialize()
+            UnsafeMutableBufferPointer(mutating: lists.vectors).deinitialize()
+            UnsafeMutableBufferPointer(mutating: lists.keyframes).deinitialize()
+            UnsafeMutableBufferPointer(mutating: lists.groups).deinitialize()
+            UnsafeMutableBufferPointer(mutating: lists.programs).deinitialize()
             block.deallocate()
         }
     }
@@ -182,25 +177,13 @@ struct AnimationSteps {
         withExtendedLifetime(storage) {}
     }
 
+    /// The lists read while applying; `Context()` has no steps.
     private struct Context {
-        let steps: UnsafeBufferPointer<Step>
-        let vectors: UnsafeBufferPointer<VectorStep>
-        let keyframes: UnsafeBufferPointer<KeyframeStep>
-        let groups: UnsafeBufferPointer<GroupStep>
-        let programs: UnsafeBufferPointer<AnimationProgram>
-
-        /// No steps.
-        init() {
-            steps = UnsafeBufferPointer(start: nil, count: 0); vectors = UnsafeBufferPointer(start: nil, count: 0)
-            keyframes = UnsafeBufferPointer(start: nil, count: 0); groups = UnsafeBufferPointer(start: nil, count: 0)
-            programs = UnsafeBufferPointer(start: nil, count: 0)
-        }
-
-        init(_ storage: Storage) {
-            steps = UnsafeBufferPointer(storage.steps); vectors = UnsafeBufferPointer(storage.vectors)
-            keyframes = UnsafeBufferPointer(storage.keyframes); groups = UnsafeBufferPointer(storage.groups)
-            programs = UnsafeBufferPointer(storage.programs)
-        }
+        var steps = UnsafeBufferPointer<Step>(start: nil, count: 0)
+        var vectors = UnsafeBufferPointer<VectorStep>(start: nil, count: 0)
+        var keyframes = UnsafeBufferPointer<KeyframeStep>(start: nil, count: 0)
+        var groups = UnsafeBufferPointer<GroupStep>(start: nil, count: 0)
+        var programs = UnsafeBufferPointer<AnimationProgram>(start: nil, count: 0)
 
         func apply(from start: Int, to end: Int, parentTime t: Double, model: UnsafePointer<LayerProperties>,
                    to state: inout LayerProperties) {
