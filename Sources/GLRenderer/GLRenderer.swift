@@ -165,9 +165,10 @@ public final class GLRenderer: RenderBackend {
     private func drawItems(_ items: [DrawItem], images: ImageProvider, passTextures: [Int: GLuint]) {
         let count = items.count
         func depth(_ i: Int) -> GLfloat { 1 - GLfloat(i + 1) / GLfloat(count + 1) }
-        let opaque = items.indices.filter { isOpaque(items[$0], images: images) }
-        let opaqueSet = Set(opaque)
-        cover = skipsCoveredItems ? OpaqueCover(items, isOpaque: opaqueSet.contains) : OpaqueCover()
+        // Which items are opaque, asked once per item (indexed, not hashed, on the per-frame path).
+        let isOpaqueItem = items.map { isOpaque($0, images: images) }
+        let opaque = items.indices.filter { isOpaqueItem[$0] }
+        cover = skipsCoveredItems ? OpaqueCover(items, isOpaque: { isOpaqueItem[$0] }) : OpaqueCover()
         defer { cover = OpaqueCover() }
         if !opaque.isEmpty {
             // Opaque items go first without blending. When one can hide another, front to back
@@ -188,7 +189,7 @@ public final class GLRenderer: RenderBackend {
             glEnable(GLenum(GL_BLEND))
         }
         for i in items.indices {
-            if !opaqueSet.contains(i) { enqueue(items[i], index: i, depth: depth(i), images: images, passTextures: passTextures) }
+            if !isOpaqueItem[i] { enqueue(items[i], index: i, depth: depth(i), images: images, passTextures: passTextures) }
             // A card's corners (blended) at its body's place and depth: they do not overlap it.
             items[i].forEachBodyCorner { enqueue($0, index: i, depth: depth(i), images: images, passTextures: passTextures) }
         }
