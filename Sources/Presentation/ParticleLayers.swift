@@ -62,13 +62,13 @@ extension PresentationTree.Builder {
             let i = nextIndex
             children.append(i)
             layers.append(PresentedLayer(
-                index: i, parent: index, depth: depth + 1, siblingIndex: firstSibling + n, typeName: "particle",
-                properties: p, localTime: time, transformToParent: placement,
-                transformToRoot: placement.concatenating(frame.planeToRoot), renderingContext: frame.childContext,
-                mask: nil, isMask: false, sublayersInDrawingOrder: [], isEffectivelyHidden: false, layerID: id,
-                transitionFrom: nil, tint: ReplicatorExpansion.combine(frame.tint, rgb == SIMD4(repeating: 1) ? nil : rgb),
-                replicaInstance: frame.replicaInstance, replicaKey: frame.replicaKey,
-                particle: PresentedParticle(cell: particle.cell, index: particle.index)))
+                transformToParent: placement, transformToRoot: placement.concatenating(frame.planeToRoot),
+                properties: p, localTime: time, layerID: id, sublayersInDrawingOrder: [], replicaKey: frame.replicaKey,
+                particle: PresentedParticle(cell: particle.cell, index: particle.index), isMask: false,
+                isEffectivelyHidden: false, indexSlot: Int32(i), parentSlot: Int32(index), depthSlot: Int32(depth + 1),
+                siblingSlot: Int32(firstSibling + n), contextSlot: PresentedLayer.slot(frame.childContext), maskSlot: -1,
+                replicaSlot: Int32(frame.replicaInstance),
+                tint: ReplicatorExpansion.combine(frame.tint, rgb == SIMD4(repeating: 1) ? nil : rgb)))
         }
     }
 }

@@ -4,62 +4,99 @@ import Layers
 import Timing
 
 /// One layer of a presentation tree: its values at the evaluated time, resolved and placed.
+///
+/// Stored compactly (indices as 32-bit numbers with -1 for none, the wide fields first, the
+/// narrow ones packed behind them): a frame writes one of these per presented layer into fresh
+/// memory, and on a big tree those writes are a good part of the evaluation's cache misses.
 public struct PresentedLayer: Sendable {
-    /// Position in the tree's pre-order array.
-    public var index: Int
-    /// Index of the superlayer (or of the masked layer, for a mask); nil for the root.
-    public var parent: Int?
-    public var depth: Int
-    /// The path component: the layer's name, or `#i` (its sublayer index) when unnamed, `#mask`
-    /// for an unnamed mask. Built lazily by `PresentationTree.path(of:)`.
-    public var siblingIndex: Int
-    /// The scene-format type name: `layer`, `text`, `shape`, `gradient`, `replicator`, `transform`, `emitter`.
-    public var typeName: String
-    /// Every property with the active animations applied.
-    public var properties: LayerProperties
-    /// The layer's local time (its animations' parent time).
-    public var localTime: Double
     /// Layer space → the parent's plane: anchor, transform, position, then the parent's
     /// sublayerTransform about its anchor and its geometry flip.
     public var transformToParent: CATransform3D
     /// Layer space → output space (root superlayer space, points), with every ordinary ancestor
     /// flattening its subtree into its plane (§11.3). Divide by w after mapping.
     public var transformToRoot: CATransform3D
-    /// Index of the nearest ancestor that flattens (the plane this layer is drawn into), nil at the root.
-    public var renderingContext: Int?
-    /// The mask layer's index, if the layer has a mask.
-    public var mask: Int?
-    /// True for a mask layer (drawn only as its owner's mask).
-    public var isMask: Bool
-    /// Sublayer indices in drawing order (array order stably sorted by zPosition).
-    public var sublayersInDrawingOrder: [Int]
-    /// Hidden here or through an ancestor.
-    public var isEffectivelyHidden: Bool
+    /// Every property with the active animations applied.
+    public var properties: LayerProperties
+    /// The layer's local time (its animations' parent time).
+    public var localTime: Double
     /// Identity of the model layer, to key caches across frames.
     public var layerID: ObjectIdentifier
+    /// Sublayer indices in drawing order (array order stably sorted by zPosition).
+    public var sublayersInDrawingOrder: [Int]
+    /// Distinguishes the presented copies of one model layer: 0 for layers outside every
+    /// replicator copy k > 0, else a stable hash of the chain of copy indices. Caches keyed by
+    /// model layer should key by `(layerID, replicaKey)` (and `particle` for particles).
+    public var replicaKey: UInt64 = 0
     /// While a `CATransition` runs: the layer's old state, evaluated (its root is this layer's copy).
-    public var transitionFrom: PresentedSubtree?
+    public var transitionFrom: PresentedSubtree? = nil
+    /// For a layer that draws itself (`draw(in:)`, a delegate) and must be drawn at this time:
+    /// what to draw. Its image replaces `properties.contents`.
+    public var drawing: LayerDrawing? = nil
+    /// For a particle of a `CAEmitterLayer`: its cell and birth number. `layerID` is the emitter's.
+    public var particle: PresentedParticle? = nil
+    /// True for a mask layer (drawn only as its owner's mask).
+    public var isMask: Bool
+    /// Hidden here or through an ancestor.
+    public var isEffectivelyHidden: Bool
+    /// True when the layer's sublayers share its 3D rendering context instead of being
+    /// flattened into its plane: a `CATransformLayer`, or a replicator or emitter with
+    /// `preservesDepth`. (Children's `renderingContext` and `transformToRoot` already reflect it.)
+    public var preservesDepth: Bool = false
+    @usableFromInline var indexSlot: Int32
+    @usableFromInline var parentSlot: Int32
+    @usableFromInline var depthSlot: Int32
+    @usableFromInline var siblingSlot: Int32
+    @usableFromInline var contextSlot: Int32
+    @usableFromInline var maskSlot: Int32
+    @usableFromInline var replicaSlot: Int32 = 0
     /// Straight RGBA multiplier of every colour the layer draws (background, contents, border,
     /// shape and text colours, shadow), alpha included; nil for none. Set on the copies of a
     /// `CAReplicatorLayer` (`instanceColor` and offsets, nested replicators multiplied) and on
     /// particles (their RGB colour). Not inherited by renderers: every layer carries its own.
     public var tint: SIMD4<Float>? = nil
+
+    /// Position in the tree's pre-order array.
+    @inlinable public var index: Int {
+        get { Int(indexSlot) }
+        set { indexSlot = Int32(newValue) }
+    }
+    /// Index of the superlayer (or of the masked layer, for a mask); nil for the root.
+    @inlinable public var parent: Int? {
+        get { Self.index(parentSlot) }
+        set { parentSlot = Self.slot(newValue) }
+    }
+    @inlinable public var depth: Int {
+        get { Int(depthSlot) }
+        set { depthSlot = Int32(newValue) }
+    }
+    /// The path component: the layer's name, or `#i` (its sublayer index) when unnamed, `#mask`
+    /// for an unnamed mask. Built lazily by `PresentationTree.path(of:)`.
+    @inlinable public var siblingIndex: Int {
+        get { Int(siblingSlot) }
+        set { siblingSlot = Int32(newValue) }
+    }
+    /// Index of the nearest ancestor that flattens (the plane this layer is drawn into), nil at the root.
+    @inlinable public var renderingContext: Int? {
+        get { Self.index(contextSlot) }
+        set { contextSlot = Self.slot(newValue) }
+    }
+    /// The mask layer's index, if the layer has a mask.
+    @inlinable public var mask: Int? {
+        get { Self.index(maskSlot) }
+        set { maskSlot = Self.slot(newValue) }
+    }
     /// Which copy of its innermost enclosing `CAReplicatorLayer` this layer belongs to: 0 for
     /// originals (copy 0), k for layers presented in copy k.
-    public var replicaInstance: Int = 0
-    /// Distinguishes the presented copies of one model layer: 0 for layers outside every
-    /// replicator copy k > 0, else a stable hash of the chain of copy indices. Caches keyed by
-    /// model layer should key by `(layerID, replicaKey)` (and `particle` for particles).
-    public var replicaKey: UInt64 = 0
-    /// For a particle of a `CAEmitterLayer`: its cell and birth number. `layerID` is the emitter's.
-    public var particle: PresentedParticle? = nil
-    /// True when the layer's sublayers share its 3D rendering context instead of being
-    /// flattened into its plane: a `CATransformLayer`, or a replicator or emitter with
-    /// `preservesDepth`. (Children's `renderingContext` and `transformToRoot` already reflect it.)
-    public var preservesDepth: Bool = false
-    /// For a layer that draws itself (`draw(in:)`, a delegate) and must be drawn at this time:
-    /// what to draw. Its image replaces `properties.contents`.
-    public var drawing: LayerDrawing? = nil
+    @inlinable public var replicaInstance: Int {
+        get { Int(replicaSlot) }
+        set { replicaSlot = Int32(newValue) }
+    }
+    /// The scene-format type name: `layer`, `text`, `shape`, `gradient`, `replicator`,
+    /// `transform`, `emitter`; `particle` for a particle.
+    public var typeName: String { particle == nil ? properties.content.typeName : "particle" }
+
+    @inlinable static func slot(_ index: Int?) -> Int32 { index.map { Int32($0) } ?? -1 }
+    @inlinable static func index(_ slot: Int32) -> Int? { slot < 0 ? nil : Int(slot) }
 }
 
 /// Identity of a presented particle.
@@ -264,18 +301,18 @@ public struct PresentationTree: Sendable {
             default: (preservesDepth, isEmitter) = (false, false)
             }
             let drawing = layer.drawing(atLocalTime: localTime, presented: values, flippedByAncestors: parentFrame.flipsContents)
-            let typeName = values.content.typeName
             let transitionFrom = values.transition == nil ? nil
                 : layer.transitionSnapshot(atLocalTime: localTime).map { PresentedSubtree(PresentationTree.evaluate($0, at: 0)) }
 
+            // The memberwise initializer (an explicit one built the value in a temporary and copied it).
             layers.append(PresentedLayer(
-                index: index, parent: parent, depth: depth, siblingIndex: siblingIndex, typeName: typeName,
-                properties: consume values, localTime: localTime, transformToParent: placement, transformToRoot: toRoot,
-                renderingContext: isMask ? parent : parentFrame.childContext, mask: nil, isMask: isMask,
-                sublayersInDrawingOrder: [], isEffectivelyHidden: hidden, layerID: ObjectIdentifier(layer),
-                transitionFrom: transitionFrom,
-                tint: tint, replicaInstance: parentFrame.replicaInstance, replicaKey: parentFrame.replicaKey,
-                preservesDepth: preservesDepth, drawing: drawing))
+                transformToParent: placement, transformToRoot: toRoot, properties: consume values, localTime: localTime,
+                layerID: ObjectIdentifier(layer), sublayersInDrawingOrder: [], replicaKey: parentFrame.replicaKey,
+                transitionFrom: transitionFrom, drawing: drawing, isMask: isMask, isEffectivelyHidden: hidden,
+                preservesDepth: preservesDepth, indexSlot: Int32(index), parentSlot: PresentedLayer.slot(parent),
+                depthSlot: Int32(depth), siblingSlot: Int32(siblingIndex),
+                contextSlot: PresentedLayer.slot(isMask ? parent : parentFrame.childContext), maskSlot: -1,
+                replicaSlot: Int32(parentFrame.replicaInstance), tint: tint))
             if let mask = layer.mask {
                 layers[index - base].mask = nextIndex
                 visit(mask, parent: index, siblingIndex: 0, depth: depth + 1, isMask: true,
