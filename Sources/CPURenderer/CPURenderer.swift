@@ -27,6 +27,13 @@ public final class CPURenderer: RenderBackend {
     /// The frame's `TargetExtents` (the frame is drawn into a new array every time).
     private var frameExtents: UnsafeMutablePointer<Int32>?
     private var frameExtentsCapacity = 0
+    /// The last frame's pixels, drawn into again when the caller has let go of them (else the
+    /// array copies itself first); `frameExtents` bound them while `frameSize` is set.
+    private var frameBuffer: [UInt8] = []
+    private var frameSize: (width: Int, height: Int)?
+    /// Whether a pass the frame only copies is drawn into the frame instead (`DirectPass`; tests
+    /// turn it off to compare).
+    var drawsCopiedPassesDirectly = true { didSet { reuse.reset() } }
     /// Whether the packed loops draw what they can (tests turn them off to compare).
     var usesFastPaths = true { didSet { reuse.reset() } }
     /// Whether passes drawn the same as last frame keep their pixels (tests turn it off to compare).
@@ -56,21 +63,16 @@ public final class CPURenderer: RenderBackend {
         let frameContinues = plan.framePass.startsFrom != nil
         reuse.begin(plan, images: images, enabled: reusesPasses)
         defer { reuse.end(passCount: plan.passes.count) }
+        let direct = drawsCopiedPassesDirectly && !frameContinues ? DirectPass(plan) : nil
         for (index, pass) in plan.passes.enumerated() {
             guard pass.width > 0, pass.height > 0, pass.width <= 1 << 15, pass.height <= 1 << 15 else { return nil }
+            if index == direct?.index {
+                // Drawn into the frame with it; its target is left as it was, so not kept next frame.
+                reuse.skip(at: index)
+                continue
+            }
             if pass.id == plan.framePass.id, !frameContinues {
-                // The frame is drawn straight into the array it is returned in.
-                let count = pass.width * pass.height * 4
-                if frameExtentsCapacity < pass.height {
-                    frameExtents?.deallocate()
-                    frameExtents = .allocate(capacity: 2 * pass.height)
-                    frameExtentsCapacity = pass.height
-                }
-                let extents = frameExtents!
-                frame = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                    draw(pass, into: buffer.baseAddress!, extents: extents, start: .unknown, images: images, passTextures: passTextures)
-                    initialized = count
-                }
+                frame = drawFrame(pass, leading: direct.map { plan.passes[$0.index] }, images: images, passTextures: passTextures)
                 continue
             }
             let target: Texture
@@ -100,17 +102,49 @@ public final class CPURenderer: RenderBackend {
         return Image(width: plan.width, height: plan.height, pixels: frame)
     }
 
+    /// The frame pass drawn into the last frame's array (`frameBuffer`), clearing only what its
+    /// extents say was drawn; `leading`'s items first in place of the frame's first item, which
+    /// copies that pass (`DirectPass`).
+    private func drawFrame(_ pass: RenderPass, leading: RenderPass?, images: ImageProvider, passTextures: [Int: Texture]) -> [UInt8] {
+        let count = pass.width * pass.height * 4
+        if frameExtentsCapacity < pass.height {
+            frameExtents?.deallocate()
+            frameExtents = .allocate(capacity: 2 * pass.height)
+            frameExtentsCapacity = pass.height
+            frameSize = nil
+        }
+        if frameBuffer.count != count { frameBuffer = [UInt8](unsafeUninitializedCapacity: count) { $1 = count } }
+        let bounded = frameSize.map { $0 == (pass.width, pass.height) } ?? false
+        frameSize = nil
+        let extents = frameExtents!
+        frameBuffer.withUnsafeMutableBufferPointer { buffer in
+            let pixels = buffer.baseAddress!
+            if let leading {
+                TargetExtents.clear(pixels, width: pass.width, height: pass.height, to: pass.clearColor, extents: extents,
+                                    start: bounded ? .bounded : .unknown)
+                draw(leading.items[...], pass: leading, stride: pass.width, into: pixels, extents: extents, images: images,
+                     passTextures: passTextures)
+                draw(pass, from: 1, into: pixels, extents: extents, start: .continuing, images: images, passTextures: passTextures)
+            } else {
+                draw(pass, into: pixels, extents: extents, start: bounded ? .bounded : .unknown, images: images, passTextures: passTextures)
+            }
+        }
+        frameSize = (pass.width, pass.height)
+        return frameBuffer
+    }
+
     /// Clears `pixels` as `start` says (`TargetExtents`) and draws the pass's items into it,
     /// widening `extents` by what they cover; a blur replaces the whole target where it stands
-    /// in the order.
-    private func draw(_ pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, extents: UnsafeMutablePointer<Int32>,
+    /// in the order. Items before `first` are left out.
+    private func draw(_ pass: RenderPass, from first: Int = 0, into pixels: UnsafeMutablePointer<UInt8>, extents: UnsafeMutablePointer<Int32>,
                       start: TargetExtents.Start, images: ImageProvider, passTextures: [Int: Texture]) {
         TargetExtents.clear(pixels, width: pass.width, height: pass.height, to: pass.clearColor, extents: extents, start: start)
         // Runs of items between blurs, as slices of the pass's items (not copies).
-        var segmentStart = pass.items.startIndex
-        for index in pass.items.indices {
+        var segmentStart = pass.items.startIndex + first
+        for index in pass.items.indices.dropFirst(first) {
             if case .blur(let source, let sigma, let horizontal) = pass.items[index].paint {
-                draw(pass.items[segmentStart..<index], pass: pass, into: pixels, extents: extents, images: images, passTextures: passTextures)
+                draw(pass.items[segmentStart..<index], pass: pass, stride: pass.width, into: pixels, extents: extents, images: images,
+                     passTextures: passTextures)
                 segmentStart = index + 1
                 if let texture = passTextures[source] {
                     Blur(source: texture, sigma: Float(sigma), horizontal: horizontal)
@@ -119,7 +153,8 @@ public final class CPURenderer: RenderBackend {
                 }
             }
         }
-        draw(pass.items[segmentStart...], pass: pass, into: pixels, extents: extents, images: images, passTextures: passTextures)
+        draw(pass.items[segmentStart...], pass: pass, stride: pass.width, into: pixels, extents: extents, images: images,
+             passTextures: passTextures)
     }
 
     /// The target of pass `index`, reused across frames while its size is unchanged (new memory
@@ -134,8 +169,10 @@ public final class CPURenderer: RenderBackend {
         return texture
     }
 
-    private func draw(_ items: ArraySlice<DrawItem>, pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, extents: UnsafeMutablePointer<Int32>,
-                      images: ImageProvider, passTextures: [Int: Texture]) {
+    /// Draws `items` of `pass` into `pixels`, rows `stride` pixels apart (wider than the pass
+    /// where its items go straight into the frame), within the pass's rectangle.
+    private func draw(_ items: ArraySlice<DrawItem>, pass: RenderPass, stride: Int, into pixels: UnsafeMutablePointer<UInt8>,
+                      extents: UnsafeMutablePointer<Int32>, images: ImageProvider, passTextures: [Int: Texture]) {
         guard !items.isEmpty else { return }
         let bounds = CGRect(x: 0, y: 0, width: pass.width, height: pass.height)
         var prepared: [PreparedItem] = []
@@ -150,7 +187,7 @@ public final class CPURenderer: RenderBackend {
         let opaque = prepared.indices.filter { prepared[$0].isOpaque }
         // Opaque bodies too where they carry corners, which are drawn in the order.
         let translucent = prepared.indices.filter { !prepared[$0].isOpaque || prepared[$0].cornerTexels != nil }
-        let width = pass.width, height = pass.height
+        let width = stride, height = pass.height
         var owner: UnsafeMutablePointer<Int32>?
         if !opaque.isEmpty {
             if ownerCapacity < width * height {

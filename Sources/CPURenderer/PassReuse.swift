@@ -8,8 +8,8 @@ import Rendering
 /// kept alive by the plan held here — and the image provider). Lottie files are full of such
 /// passes: a gradient under a mask that only moves with its parent, a precomp's matte.
 struct PassReuse {
-    /// The plan drawn last, and the provider its images came from.
-    private var previous: [RenderPass] = []
+    /// The plan drawn last (nil: a pass whose target was not drawn), and the provider its images came from.
+    private var previous: [RenderPass?] = []
     private var provider: AnyObject?
     /// Whether this frame records and keeps passes.
     private var active = false
@@ -34,10 +34,17 @@ struct PassReuse {
         defer {
             if index < previous.count { previous[index] = pass } else if index == previous.count { previous.append(pass) }
         }
-        guard targetMatches, pass.startsFrom == nil, index < previous.count, Self.drawsSame(previous[index], pass),
+        guard targetMatches, pass.startsFrom == nil, index < previous.count, let last = previous[index], Self.drawsSame(last, pass),
               pass.items.allSatisfy({ $0.readsOnly(kept) }) else { return false }
         kept.insert(pass.id)
         return true
+    }
+
+    /// Records pass `index` of this frame as not drawn into its target (which then holds
+    /// nothing that a later frame may keep).
+    mutating func skip(at index: Int) {
+        guard active else { return }
+        if index < previous.count { previous[index] = nil } else if index == previous.count { previous.append(nil) }
     }
 
     /// Ends a frame of `count` passes.
