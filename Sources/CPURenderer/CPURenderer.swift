@@ -44,6 +44,8 @@ public final class CPURenderer: RenderBackend {
     private var drawSerial = 0
     /// How many passes of the last frame kept their pixels (for tests).
     var keptPassCount: Int { reuse.kept.count }
+    /// Ids of the passes of the last frame that kept their pixels (for tests).
+    var keptPasses: Set<Int> { reuse.kept }
 
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.threads = max(1, threads)
@@ -64,19 +66,22 @@ public final class CPURenderer: RenderBackend {
         reuse.begin(plan, images: images, enabled: reusesPasses)
         defer { reuse.end(passCount: plan.passes.count) }
         let direct = drawsCopiedPassesDirectly && !frameContinues ? DirectPass(plan) : nil
+        var leading: RenderPass?
         for (index, pass) in plan.passes.enumerated() {
             guard pass.width > 0, pass.height > 0, pass.width <= 1 << 15, pass.height <= 1 << 15 else { return nil }
-            if index == direct?.index {
-                // Drawn into the frame with it; its target is left as it was, so not kept next frame.
-                reuse.skip(at: index)
+            let sized = index < targets.count && targets[index].width == pass.width && targets[index].height == pass.height
+            if index == direct?.index, !reuse.repeats(pass, at: index) {
+                // Drawn into the frame with it. A pass drawn as last frame goes through its target
+                // instead, to be kept from the next frame on.
+                reuse.skip(pass, at: index)
+                leading = pass
                 continue
             }
             if pass.id == plan.framePass.id, !frameContinues {
-                frame = drawFrame(pass, leading: direct.map { plan.passes[$0.index] }, images: images, passTextures: passTextures)
+                frame = drawFrame(pass, leading: leading, images: images, passTextures: passTextures)
                 continue
             }
             let target: Texture
-            let sized = index < targets.count && targets[index].width == pass.width && targets[index].height == pass.height
             if reuse.keeps(pass, at: index, targetMatches: sized) {
                 // Drawn the same last frame: its pixels (and what was derived from them) stand.
                 target = targets[index]
