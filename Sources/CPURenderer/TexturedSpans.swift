@@ -224,13 +224,27 @@ extension PassRasterizer {
             guard !inner.isEmpty else { return blendClamped(xs, row: row, texels: texels, offset: offset, width: tw, m) }
             blendClamped(xs.lowerBound..<inner.lowerBound, row: row, texels: texels, offset: offset, width: tw, m)
             let source = texels + offset
-            for x in inner {
+            @inline(__always) func put(_ x: Int) {
                 let c = source[x]
-                if c == 0 { continue }
-                if c >= 0xFF00_0000 { row[x] = c; continue }
+                if c == 0 { return }
+                if c >= 0xFF00_0000 { row[x] = c; return }
                 let d = row[x]
                 row[x] = d == 0 ? c : PackedSpans.over(PackedSpans.widen(c), d)
             }
+            // Eight texels at a time where all are transparent (nothing to do) or all opaque
+            // (stored): the runs a shape's raster is made of; mixed blocks pixel by pixel.
+            var x = inner.lowerBound
+            while x + 8 <= inner.upperBound {
+                let block = UnsafeRawPointer(source + x).loadUnaligned(as: SIMD8<UInt32>.self)
+                if block == SIMD8(repeating: 0) {
+                } else if all(block .>= 0xFF00_0000) {
+                    UnsafeMutableRawPointer(row + x).storeBytes(of: block, as: SIMD8<UInt32>.self)
+                } else {
+                    for i in x..<(x + 8) { put(i) }
+                }
+                x += 8
+            }
+            while x < inner.upperBound { put(x); x += 1 }
             blendClamped(inner.upperBound..<xs.upperBound, row: row, texels: texels, offset: offset, width: tw, m)
         } else {
             blendClamped(xs, row: row, texels: texels, offset: offset, width: tw, m)
