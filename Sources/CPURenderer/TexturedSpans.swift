@@ -235,10 +235,13 @@ extension PassRasterizer {
             // (stored): the runs a shape's raster is made of; mixed blocks pixel by pixel.
             var x = inner.lowerBound
             while x + 8 <= inner.upperBound {
-                let block = UnsafeRawPointer(source + x).loadUnaligned(as: SIMD8<UInt32>.self)
-                if block == SIMD8(repeating: 0) {
-                } else if all(block .>= 0xFF00_0000) {
-                    UnsafeMutableRawPointer(row + x).storeBytes(of: block, as: SIMD8<UInt32>.self)
+                // OR: zero when all are; AND: alpha 255 when all have it (scalar words: Swift's
+                // SIMD masks go lane by lane through memory here).
+                var some: UInt32 = 0, every: UInt32 = 0xFFFF_FFFF
+                for i in x..<(x + 8) { some |= source[i]; every &= source[i] }
+                if some == 0 {
+                } else if every >= 0xFF00_0000 {
+                    (row + x).update(from: source + x, count: 8)
                 } else {
                     for i in x..<(x + 8) { put(i) }
                 }
