@@ -203,7 +203,8 @@ public final class CPURenderer: RenderBackend {
             owner = ownerBuffer
             owner?.update(repeating: -1, count: width * height)
         }
-        let bands = threads == 1 ? 1 : min(height, threads * 4)
+        let work = prepared.reduce(0) { $0 + $1.polygon.rows.count * $1.polygon.columns.count }
+        let bands = Self.bandCount(work: work, height: height, threads: threads)
         var rasterizer = PassRasterizer(target: pixels, owner: owner, width: width, written: extents)
         rasterizer.fastPaths = usesFastPaths
         drawSerial &+= 1
@@ -227,6 +228,18 @@ public final class CPURenderer: RenderBackend {
                   let p = PreparedItem(corner, order: order, bounds: bounds, paint: paint, mask: nil) else { return }
             prepared.append(p)
         }
+    }
+
+    /// Pixels of work (items' covered rectangles) a band is worth at least: a draw smaller than
+    /// two bands runs on the calling thread, since waking and waiting for the other threads costs
+    /// more than it saves there (and far more when other processes hold the cores, when the draw
+    /// waits for a thread the system has put aside). Lottie frames are mostly such small draws.
+    static let pixelsPerBand = 1 << 16
+
+    /// How many bands a draw of `work` pixels into `height` rows is split into on `threads`.
+    static func bandCount(work: Int, height: Int, threads: Int) -> Int {
+        guard threads > 1, work >= 2 * pixelsPerBand else { return 1 }
+        return max(1, min(height, threads * 4, max(threads, work / pixelsPerBand)))
     }
 
     /// Runs `body` over `count` bands of rows, in parallel when more than one thread is allowed.
