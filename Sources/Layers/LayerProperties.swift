@@ -404,7 +404,7 @@ public struct GradientProperties: Sendable, Hashable {
 
 /// `CAReplicatorLayer`'s properties (§15.4 defaults).
 public struct ReplicatorProperties: Sendable, Equatable {
-    public var instanceCount = 1
+    public var instanceCount = 1 { didSet { noteHierarchyChange() } }
     public var instanceDelay: CFTimeInterval = 0
     public var instanceTransform = CATransform3DIdentity
     public var preservesDepth = false
