@@ -27,6 +27,13 @@ public final class CPURenderer: RenderBackend {
     /// The frame's `TargetExtents` (the frame is drawn into a new array every time).
     private var frameExtents: UnsafeMutablePointer<Int32>?
     private var frameExtentsCapacity = 0
+    /// The last frame's pixels, drawn into again when the caller has let go of them (else the
+    /// array copies itself first); `frameExtents` bound them while `frameSize` is set.
+    private var frameBuffer: [UInt8] = []
+    private var frameSize: (width: Int, height: Int)?
+    /// Whether a pass the frame only copies is drawn into the frame instead (`DirectPass`; tests
+    /// turn it off to compare).
+    var drawsCopiedPassesDirectly = true { didSet { reuse.reset() } }
     /// Whether the packed loops draw what they can (tests turn them off to compare).
     var usesFastPaths = true { didSet { reuse.reset() } }
     /// Whether passes drawn the same as last frame keep their pixels (tests turn it off to compare).
@@ -37,6 +44,8 @@ public final class CPURenderer: RenderBackend {
     private var drawSerial = 0
     /// How many passes of the last frame kept their pixels (for tests).
     var keptPassCount: Int { reuse.kept.count }
+    /// Ids of the passes of the last frame that kept their pixels (for tests).
+    var keptPasses: Set<Int> { reuse.kept }
 
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.threads = max(1, threads)
@@ -56,25 +65,23 @@ public final class CPURenderer: RenderBackend {
         let frameContinues = plan.framePass.startsFrom != nil
         reuse.begin(plan, images: images, enabled: reusesPasses)
         defer { reuse.end(passCount: plan.passes.count) }
+        let direct = drawsCopiedPassesDirectly && !frameContinues ? DirectPass(plan) : nil
+        var leading: RenderPass?
         for (index, pass) in plan.passes.enumerated() {
             guard pass.width > 0, pass.height > 0, pass.width <= 1 << 15, pass.height <= 1 << 15 else { return nil }
+            let sized = index < targets.count && targets[index].width == pass.width && targets[index].height == pass.height
+            if index == direct?.index, !reuse.repeats(pass, at: index) {
+                // Drawn into the frame with it. A pass drawn as last frame goes through its target
+                // instead, to be kept from the next frame on.
+                reuse.skip(pass, at: index)
+                leading = pass
+                continue
+            }
             if pass.id == plan.framePass.id, !frameContinues {
-                // The frame is drawn straight into the array it is returned in.
-                let count = pass.width * pass.height * 4
-                if frameExtentsCapacity < pass.height {
-                    frameExtents?.deallocate()
-                    frameExtents = .allocate(capacity: 2 * pass.height)
-                    frameExtentsCapacity = pass.height
-                }
-                let extents = frameExtents!
-                frame = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                    draw(pass, into: buffer.baseAddress!, extents: extents, start: .unknown, images: images, passTextures: passTextures)
-                    initialized = count
-                }
+                frame = drawFrame(pass, leading: leading, images: images, passTextures: passTextures)
                 continue
             }
             let target: Texture
-            let sized = index < targets.count && targets[index].width == pass.width && targets[index].height == pass.height
             if reuse.keeps(pass, at: index, targetMatches: sized) {
                 // Drawn the same last frame: its pixels (and what was derived from them) stand.
                 target = targets[index]
@@ -100,17 +107,49 @@ public final class CPURenderer: RenderBackend {
         return Image(width: plan.width, height: plan.height, pixels: frame)
     }
 
+    /// The frame pass drawn into the last frame's array (`frameBuffer`), clearing only what its
+    /// extents say was drawn; `leading`'s items first in place of the frame's first item, which
+    /// copies that pass (`DirectPass`).
+    private func drawFrame(_ pass: RenderPass, leading: RenderPass?, images: ImageProvider, passTextures: [Int: Texture]) -> [UInt8] {
+        let count = pass.width * pass.height * 4
+        if frameExtentsCapacity < pass.height {
+            frameExtents?.deallocate()
+            frameExtents = .allocate(capacity: 2 * pass.height)
+            frameExtentsCapacity = pass.height
+            frameSize = nil
+        }
+        if frameBuffer.count != count { frameBuffer = [UInt8](unsafeUninitializedCapacity: count) { $1 = count } }
+        let bounded = frameSize.map { $0 == (pass.width, pass.height) } ?? false
+        frameSize = nil
+        let extents = frameExtents!
+        frameBuffer.withUnsafeMutableBufferPointer { buffer in
+            let pixels = buffer.baseAddress!
+            if let leading {
+                TargetExtents.clear(pixels, width: pass.width, height: pass.height, to: pass.clearColor, extents: extents,
+                                    start: bounded ? .bounded : .unknown)
+                draw(leading.items[...], pass: leading, stride: pass.width, into: pixels, extents: extents, images: images,
+                     passTextures: passTextures)
+                draw(pass, from: 1, into: pixels, extents: extents, start: .continuing, images: images, passTextures: passTextures)
+            } else {
+                draw(pass, into: pixels, extents: extents, start: bounded ? .bounded : .unknown, images: images, passTextures: passTextures)
+            }
+        }
+        frameSize = (pass.width, pass.height)
+        return frameBuffer
+    }
+
     /// Clears `pixels` as `start` says (`TargetExtents`) and draws the pass's items into it,
     /// widening `extents` by what they cover; a blur replaces the whole target where it stands
-    /// in the order.
-    private func draw(_ pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, extents: UnsafeMutablePointer<Int32>,
+    /// in the order. Items before `first` are left out.
+    private func draw(_ pass: RenderPass, from first: Int = 0, into pixels: UnsafeMutablePointer<UInt8>, extents: UnsafeMutablePointer<Int32>,
                       start: TargetExtents.Start, images: ImageProvider, passTextures: [Int: Texture]) {
         TargetExtents.clear(pixels, width: pass.width, height: pass.height, to: pass.clearColor, extents: extents, start: start)
         // Runs of items between blurs, as slices of the pass's items (not copies).
-        var segmentStart = pass.items.startIndex
-        for index in pass.items.indices {
+        var segmentStart = pass.items.startIndex + first
+        for index in pass.items.indices.dropFirst(first) {
             if case .blur(let source, let sigma, let horizontal) = pass.items[index].paint {
-                draw(pass.items[segmentStart..<index], pass: pass, into: pixels, extents: extents, images: images, passTextures: passTextures)
+                draw(pass.items[segmentStart..<index], pass: pass, stride: pass.width, into: pixels, extents: extents, images: images,
+                     passTextures: passTextures)
                 segmentStart = index + 1
                 if let texture = passTextures[source] {
                     Blur(source: texture, sigma: Float(sigma), horizontal: horizontal)
@@ -119,7 +158,8 @@ public final class CPURenderer: RenderBackend {
                 }
             }
         }
-        draw(pass.items[segmentStart...], pass: pass, into: pixels, extents: extents, images: images, passTextures: passTextures)
+        draw(pass.items[segmentStart...], pass: pass, stride: pass.width, into: pixels, extents: extents, images: images,
+             passTextures: passTextures)
     }
 
     /// The target of pass `index`, reused across frames while its size is unchanged (new memory
@@ -134,8 +174,10 @@ public final class CPURenderer: RenderBackend {
         return texture
     }
 
-    private func draw(_ items: ArraySlice<DrawItem>, pass: RenderPass, into pixels: UnsafeMutablePointer<UInt8>, extents: UnsafeMutablePointer<Int32>,
-                      images: ImageProvider, passTextures: [Int: Texture]) {
+    /// Draws `items` of `pass` into `pixels`, rows `stride` pixels apart (wider than the pass
+    /// where its items go straight into the frame), within the pass's rectangle.
+    private func draw(_ items: ArraySlice<DrawItem>, pass: RenderPass, stride: Int, into pixels: UnsafeMutablePointer<UInt8>,
+                      extents: UnsafeMutablePointer<Int32>, images: ImageProvider, passTextures: [Int: Texture]) {
         guard !items.isEmpty else { return }
         let bounds = CGRect(x: 0, y: 0, width: pass.width, height: pass.height)
         var prepared: [PreparedItem] = []
@@ -150,7 +192,7 @@ public final class CPURenderer: RenderBackend {
         let opaque = prepared.indices.filter { prepared[$0].isOpaque }
         // Opaque bodies too where they carry corners, which are drawn in the order.
         let translucent = prepared.indices.filter { !prepared[$0].isOpaque || prepared[$0].cornerTexels != nil }
-        let width = pass.width, height = pass.height
+        let width = stride, height = pass.height
         var owner: UnsafeMutablePointer<Int32>?
         if !opaque.isEmpty {
             if ownerCapacity < width * height {
@@ -161,7 +203,8 @@ public final class CPURenderer: RenderBackend {
             owner = ownerBuffer
             owner?.update(repeating: -1, count: width * height)
         }
-        let bands = threads == 1 ? 1 : min(height, threads * 4)
+        let work = prepared.reduce(0) { $0 + $1.polygon.rows.count * $1.polygon.columns.count }
+        let bands = Self.bandCount(work: work, height: height, threads: threads)
         var rasterizer = PassRasterizer(target: pixels, owner: owner, width: width, written: extents)
         rasterizer.fastPaths = usesFastPaths
         drawSerial &+= 1
@@ -185,6 +228,18 @@ public final class CPURenderer: RenderBackend {
                   let p = PreparedItem(corner, order: order, bounds: bounds, paint: paint, mask: nil) else { return }
             prepared.append(p)
         }
+    }
+
+    /// Pixels of work (items' covered rectangles) a band is worth at least: a draw smaller than
+    /// two bands runs on the calling thread, since waking and waiting for the other threads costs
+    /// more than it saves there (and far more when other processes hold the cores, when the draw
+    /// waits for a thread the system has put aside). Lottie frames are mostly such small draws.
+    static let pixelsPerBand = 1 << 16
+
+    /// How many bands a draw of `work` pixels into `height` rows is split into on `threads`.
+    static func bandCount(work: Int, height: Int, threads: Int) -> Int {
+        guard threads > 1, work >= 2 * pixelsPerBand else { return 1 }
+        return max(1, min(height, threads * 4, max(threads, work / pixelsPerBand)))
     }
 
     /// Runs `body` over `count` bands of rows, in parallel when more than one thread is allowed.

@@ -8,8 +8,9 @@ import Rendering
 /// kept alive by the plan held here — and the image provider). Lottie files are full of such
 /// passes: a gradient under a mask that only moves with its parent, a precomp's matte.
 struct PassReuse {
-    /// The plan drawn last, and the provider its images came from.
-    private var previous: [RenderPass] = []
+    /// The plan drawn last (with whether each pass was drawn into its target), and the provider
+    /// its images came from.
+    private var previous: [(pass: RenderPass, drawn: Bool)] = []
     private var provider: AnyObject?
     /// Whether this frame records and keeps passes.
     private var active = false
@@ -28,16 +29,31 @@ struct PassReuse {
 
     /// Whether pass `index` of this frame (not the frame's own) may keep the pixels its target
     /// holds (`targetMatches`: the target at that index has the pass's size); records the pass as
-    /// drawn either way. Call for every such pass in order.
+    /// drawn either way. Call for every such pass in order (or `skip`).
     mutating func keeps(_ pass: RenderPass, at index: Int, targetMatches: Bool) -> Bool {
         guard active else { return false }
-        defer {
-            if index < previous.count { previous[index] = pass } else if index == previous.count { previous.append(pass) }
-        }
-        guard targetMatches, pass.startsFrom == nil, index < previous.count, Self.drawsSame(previous[index], pass),
-              pass.items.allSatisfy({ $0.readsOnly(kept) }) else { return false }
+        defer { record(pass, at: index, drawn: true) }
+        guard targetMatches, repeats(pass, at: index), previous[index].drawn else { return false }
         kept.insert(pass.id)
         return true
+    }
+
+    /// Whether pass `index` draws what it drew last frame, from passes kept this frame (whether
+    /// or not its target was drawn then).
+    func repeats(_ pass: RenderPass, at index: Int) -> Bool {
+        active && pass.startsFrom == nil && index < previous.count && Self.drawsSame(previous[index].pass, pass)
+            && pass.items.allSatisfy { $0.readsOnly(kept) }
+    }
+
+    /// Records pass `index` of this frame as drawn elsewhere than into its target (which then
+    /// holds nothing a later frame may keep).
+    mutating func skip(_ pass: RenderPass, at index: Int) {
+        guard active else { return }
+        record(pass, at: index, drawn: false)
+    }
+
+    private mutating func record(_ pass: RenderPass, at index: Int, drawn: Bool) {
+        if index < previous.count { previous[index] = (pass, drawn) } else if index == previous.count { previous.append((pass, drawn)) }
     }
 
     /// Ends a frame of `count` passes.

@@ -224,13 +224,30 @@ extension PassRasterizer {
             guard !inner.isEmpty else { return blendClamped(xs, row: row, texels: texels, offset: offset, width: tw, m) }
             blendClamped(xs.lowerBound..<inner.lowerBound, row: row, texels: texels, offset: offset, width: tw, m)
             let source = texels + offset
-            for x in inner {
+            @inline(__always) func put(_ x: Int) {
                 let c = source[x]
-                if c == 0 { continue }
-                if c >= 0xFF00_0000 { row[x] = c; continue }
+                if c == 0 { return }
+                if c >= 0xFF00_0000 { row[x] = c; return }
                 let d = row[x]
                 row[x] = d == 0 ? c : PackedSpans.over(PackedSpans.widen(c), d)
             }
+            // Eight texels at a time where all are transparent (nothing to do) or all opaque
+            // (stored): the runs a shape's raster is made of; mixed blocks pixel by pixel.
+            var x = inner.lowerBound
+            while x + 8 <= inner.upperBound {
+                // OR: zero when all are; AND: alpha 255 when all have it (scalar words: Swift's
+                // SIMD masks go lane by lane through memory here).
+                var some: UInt32 = 0, every: UInt32 = 0xFFFF_FFFF
+                for i in x..<(x + 8) { some |= source[i]; every &= source[i] }
+                if some == 0 {
+                } else if every >= 0xFF00_0000 {
+                    (row + x).update(from: source + x, count: 8)
+                } else {
+                    for i in x..<(x + 8) { put(i) }
+                }
+                x += 8
+            }
+            while x < inner.upperBound { put(x); x += 1 }
             blendClamped(inner.upperBound..<xs.upperBound, row: row, texels: texels, offset: offset, width: tw, m)
         } else {
             blendClamped(xs, row: row, texels: texels, offset: offset, width: tw, m)

@@ -29,14 +29,21 @@ public struct Image: Sendable, Equatable {
     /// Whether every pixel has alpha 1 (drawn unfaded, it hides what is below it).
     public var isOpaque: Bool {
         pixels.withUnsafeBufferPointer { bytes in bytes.withMemoryRebound(to: UInt32.self) { words in
+            guard words.count == width * height, width > 0 else { return false }
+            @inline(__always) func opaque(_ word: UInt32) -> Bool { UInt32(littleEndian: word) >> 24 == 0xFF }
+            // A shape's raster that is not opaque is nearly always transparent at its edges, which
+            // are looked at first: the last row, then the first and last pixel of every row.
+            let last = (height - 1) * width
+            for i in last..<words.count where !opaque(words[i]) { return false }
+            for y in 0..<height where !opaque(words[y * width] & words[y * width + width - 1]) { return false }
             // Whole pixels as words (alpha in the top byte), ANDed a block at a time: the loop
             // vectorizes, and a translucent image still stops at its first block.
             var start = 0
-            while start < words.count {
-                let end = min(start + 64, words.count)
+            while start < last {
+                let end = min(start + 64, last)
                 var all: UInt32 = 0xFFFF_FFFF
                 for i in start..<end { all &= words[i] }
-                if UInt32(littleEndian: all) >> 24 != 0xFF { return false }
+                if !opaque(all) { return false }
                 start = end
             }
             return true

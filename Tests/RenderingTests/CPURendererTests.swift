@@ -3,7 +3,8 @@ import Geometry
 import Layers
 import Presentation
 import Rendering
-import CPURenderer
+@testable import CPURenderer
+import ContentRaster
 import GLRenderer
 import ImageIO
 import TestSupport
@@ -72,6 +73,42 @@ final class CPURendererTests: XCTestCase {
                 let frame = try XCTUnwrap(renderer.render(plan, images: FileImageProvider()))
                 XCTAssertEqual(frame.pixels, reference.pixels, "\(threads) threads, run \(run)")
             }
+        }
+    }
+
+    /// Draws split into bands only where their items cover enough pixels to be worth the other
+    /// threads; a frame with both kinds comes out the same at every thread count.
+    func testSmallDrawsRunOnOneBandAndLargeOnesSplit() throws {
+        XCTAssertEqual(CPURenderer.bandCount(work: 50_000, height: 400, threads: 2), 1)
+        XCTAssertEqual(CPURenderer.bandCount(work: 10_000_000, height: 400, threads: 2), 8)
+        XCTAssertEqual(CPURenderer.bandCount(work: 3 * CPURenderer.pixelsPerBand, height: 400, threads: 2), 3)
+        XCTAssertEqual(CPURenderer.bandCount(work: 10_000_000, height: 5, threads: 2), 5, "no more bands than rows")
+        XCTAssertEqual(CPURenderer.bandCount(work: 10_000_000, height: 400, threads: 1), 1)
+        // A 640×480 frame of large translucent shapes (split) over a small faded group (one band).
+        let root = rootLayer(width: 640, height: 480)
+        for i in 0..<4 {
+            let shape = CAShapeLayer()
+            shape.frame = CGRect(x: CGFloat(i) * 90 - 40, y: CGFloat(i) * 50, width: 420, height: 330)
+            shape.path = CGPath(ellipseIn: CGRect(x: 0, y: 0, width: 420, height: 330), transform: nil)
+            shape.fillColor = CGColor(red: CGFloat(i) / 4, green: 0.6, blue: 0.3, alpha: 0.7)
+            shape.transform = CATransform3DMakeRotation(CGFloat(i) * 0.2, 0, 0, 1)
+            root.addSublayer(shape)
+        }
+        let group = CALayer()
+        group.frame = CGRect(x: 20, y: 20, width: 60, height: 40)
+        group.opacity = 0.5
+        group.backgroundColor = CGColor(red: 0.9, green: 0.1, blue: 0.2, alpha: 1)
+        let inner = CALayer()
+        inner.frame = CGRect(x: 10, y: 10, width: 30, height: 20)
+        inner.backgroundColor = CGColor(red: 0.1, green: 0.2, blue: 0.9, alpha: 1)
+        group.addSublayer(inner)
+        root.addSublayer(group)
+        let plan = RenderPlanBuilder(width: 640, height: 480, contentRasterizer: ContentCache()).plan(for: PresentationTree.evaluate(root, at: 0))
+        XCTAssertGreaterThan(plan.passes.count, 1, "the faded group is a pass of its own")
+        let reference = try XCTUnwrap(CPURenderer(threads: 1).render(plan, images: FileImageProvider()))
+        for threads in [2, 3] {
+            let frame = try XCTUnwrap(CPURenderer(threads: threads).render(plan, images: FileImageProvider()))
+            XCTAssertTrue(frame.pixels == reference.pixels, "\(threads) threads")
         }
     }
 

@@ -9,7 +9,8 @@ final class ImageOpacityTests: XCTestCase {
         let width = 13, height = 11
         let opaque = [UInt8](repeating: 255, count: width * height * 4)
         XCTAssertTrue(try XCTUnwrap(Image(width: width, height: height, pixels: opaque)).isOpaque)
-        for pixel in [0, 63, 64, 100, 127, 128, 142] {
+        // Every pixel: the edges (looked at first) and the blocks of the inside.
+        for pixel in 0..<(width * height) {
             for alpha: UInt8 in [0, 254] {
                 var pixels = opaque
                 pixels[pixel * 4 + 3] = alpha
@@ -21,5 +22,7 @@ final class ImageOpacityTests: XCTestCase {
             XCTAssertTrue(try XCTUnwrap(Image(width: width, height: height, pixels: pixels)).isOpaque, "pixel \(pixel)")
         }
         XCTAssertFalse(try XCTUnwrap(Image(width: 1, height: 1)).isOpaque)
+        XCTAssertTrue(try XCTUnwrap(Image(width: 1, height: 1, pixels: [0, 0, 0, 255])).isOpaque)
+        XCTAssertTrue(try XCTUnwrap(Image(width: 3, height: 1, pixels: [UInt8](repeating: 255, count: 12))).isOpaque)
     }
 }
