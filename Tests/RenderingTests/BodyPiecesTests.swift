@@ -19,7 +19,7 @@ final class BodyPiecesTests: XCTestCase {
     func testPiecesTileTheRectLessItsCutSquares() {
         // A side below half of both sides, half the width (no strips), half the height (no middle).
         let tall = CGRect(x: 3, y: 5, width: 34, height: 50), wide = CGRect(x: 3, y: 5, width: 60, height: 34)
-        for (rect, side) in [(tall, CGFloat(5)), (tall, 17), (wide, 17)] {
+        for (rect, side) in [(tall, CGFloat(5)), (tall, 17), (wide, 17), (wide, 5)] {
             // Every set of cut corners, with every set of them covered (the pieces may reach over those).
             for raw in 0..<16 { for coveredRaw in 0..<16 where coveredRaw & ~raw == 0 {
                 let corners = RoundedCorners(rawValue: UInt(raw)), covered = RoundedCorners(rawValue: UInt(coveredRaw))
@@ -30,6 +30,16 @@ final class BodyPiecesTests: XCTestCase {
                     .map { CGRect(origin: $0.1, size: CGSize(width: side, height: side)) }
                 func area(_ r: CGRect) -> CGFloat { r.isNull ? 0 : r.width * r.height }
                 XCTAssertLessThanOrEqual(pieces.count, 3)
+                if raw == 15, coveredRaw == 0, rect.width > 2 * side, rect.height > 2 * side {
+                    // Cut across the longer side: the middle piece spans the shorter one.
+                    XCTAssertEqual(pieces.count, 3)
+                    let middle = pieces[1]
+                    if rect.width > rect.height {
+                        XCTAssertEqual(middle, CGRect(x: rect.minX + side, y: rect.minY, width: rect.width - 2 * side, height: rect.height))
+                    } else {
+                        XCTAssertEqual(middle, CGRect(x: rect.minX, y: rect.minY + side, width: rect.width, height: rect.height - 2 * side))
+                    }
+                }
                 if cut.isEmpty { XCTAssertEqual(pieces, [rect], "nothing cut: one piece") }
                 XCTAssertEqual(pieces.reduce(0) { $0 + area($1) }, area(rect) - CGFloat(squares.count) * side * side,
                                accuracy: 1e-9, "side \(side), corners \(raw), covered \(coveredRaw)")
