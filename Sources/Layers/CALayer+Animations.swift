@@ -95,8 +95,10 @@ extension CALayer {
         var state = properties
         // Animations read the model in place (a copy would be one more reference to each block
         // and a retain and release of each, every frame; the access is a read, though spelled inout).
+        // The steps are read in place too: a copy would retain and release their storage, one
+        // more object (and cache line) touched per layer per frame.
         withUnsafePointer(to: &properties) { model in
-            animationSteps.apply(parentTime: t, model: model, to: &state)
+            withUnsafePointer(to: &animationSteps) { $0.pointee.apply(parentTime: t, model: model, to: &state) }
         }
         return state
     }

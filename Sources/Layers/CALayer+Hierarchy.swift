@@ -1,5 +1,14 @@
 import Foundation
 import Animation
+import Synchronization
+
+/// Bumped by every change that can change a tree's `estimatedPresentedLayerCount` (sublayers,
+/// masks, a replicator's `instanceCount`): estimates counted in an older generation are recounted.
+/// Starts at 1 so that a layer's never-counted estimate (0) is never current.
+private let hierarchyGenerations = Atomic<UInt64>(1)
+
+/// Makes every cached presented-layer estimate stale.
+func noteHierarchyChange() { hierarchyGenerations.add(1, ordering: .relaxed) }
 
 extension CALayer {
     /// The sublayers, back to front. Setting it removes the old ones from this layer.
@@ -108,13 +117,24 @@ extension CALayer {
     /// presented array is allocated once. A plain recursion: counting through
     /// `forEachLayerInTree`'s closure costs as much per layer as presenting it.
     /// At most `Self.presentedLayerEstimateCap`, past which the array grows as needed.
+    /// Kept from one evaluation to the next until the hierarchy changes (`noteHierarchyChange`):
+    /// recounting every layer of a big tree each frame costs a cache miss per layer.
     public var estimatedPresentedLayerCount: Int {
+        let generation = hierarchyGenerations.load(ordering: .relaxed)
+        let cached = presentedLayerEstimate.load(ordering: .relaxed)
+        if cached >> Self.estimateBits == generation { return Int(cached & (1 << Self.estimateBits - 1)) }
         var sublayers = 0
         for layer in sublayerStorage { sublayers += layer.estimatedPresentedLayerCount }
         let copies = presentedCopiesOfSublayers
         if copies != 1 { sublayers *= min(max(copies, 0), Self.presentedLayerEstimateCap) }
-        return min(1 + sublayers + (maskStorage?.estimatedPresentedLayerCount ?? 0), Self.presentedLayerEstimateCap)
+        let count = min(1 + sublayers + (maskStorage?.estimatedPresentedLayerCount ?? 0), Self.presentedLayerEstimateCap)
+        // A count made while the hierarchy changed is stored under the older generation: stale at once.
+        presentedLayerEstimate.store(generation << Self.estimateBits | UInt64(count), ordering: .relaxed)
+        return count
     }
+
+    /// Bits of `presentedLayerEstimate` that hold the count (at most the cap).
+    private static let estimateBits: UInt64 = 17
 
     /// The largest capacity hint `estimatedPresentedLayerCount` gives.
     static let presentedLayerEstimateCap = 1 << 16

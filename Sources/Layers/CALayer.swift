@@ -4,6 +4,7 @@ import Drawing
 import Animation
 import Filters
 import Timing
+import Synchronization
 
 /// Answers action searches for a layer and can draw it. Core Animation: `CALayerDelegate`.
 public protocol CALayerDelegate: AnyObject {
@@ -36,24 +37,32 @@ open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
     // checks: each checked access costs more than the read itself (a runtime access-set insert),
     // and a layer tree is not mutated while it is evaluated (model changes go through the
     // tree's owner, one thread at a time, as on Apple's main thread).
+    //
+    // Declaration order is memory order: what every frame reads comes first (the values, the
+    // sublayers, the mask, the display generation and the compiled animations fill the object's
+    // first two cache lines), so presenting a layer of a big tree costs two cache misses on it,
+    // not three.
 
     /// The property values; the presentation tree evaluates copies of it.
     @exclusivity(unchecked) public internal(set) var properties = LayerProperties(unsharedDefaults: ())
+    @exclusivity(unchecked) var sublayerStorage: [CALayer] = [] { didSet { noteHierarchyChange() } }
+    @exclusivity(unchecked) var maskStorage: CALayer? { didSet { noteHierarchyChange() } }
+    /// Display bookkeeping: the generation `setNeedsDisplay()` gave (0: never marked; see
+    /// CALayer+Display and `displayedGeneration`).
+    @exclusivity(unchecked) var displayGeneration: UInt64 = 0
+    /// `attached` compiled for per-frame evaluation (set only by `attached`'s observer).
+    @exclusivity(unchecked) var animationSteps = AnimationSteps()
 
     public internal(set) weak var superlayer: CALayer?
-    @exclusivity(unchecked) var sublayerStorage: [CALayer] = []
     /// How many times the model presents its sublayers: 1, or a replicator's `instanceCount`.
     /// (Overridden rather than cast: `estimatedPresentedLayerCount` asks every layer every frame.)
     var presentedCopiesOfSublayers: Int { 1 }
-    @exclusivity(unchecked) var maskStorage: CALayer?
     weak var maskOwner: CALayer?
 
     /// Animations in application order.
     var attached: [AttachedAnimation] = [] {
         didSet { animationSteps = AnimationSteps(attached) }
     }
-    /// `attached` compiled for per-frame evaluation.
-    @exclusivity(unchecked) private(set) var animationSteps = AnimationSteps()
 
     /// The presentation copy's model layer (nil on model layers).
     weak var modelLayerReference: CALayer?
@@ -73,14 +82,15 @@ open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
     /// Values stored by key-value coding on keys the layer does not know that are not
     /// animatable (strings, objects); animatable ones live in `properties.customValues`.
     var userValues: [String: Any] = [:]
-    /// Display bookkeeping: the generation `setNeedsDisplay()` gave (0: never marked) and the
-    /// one last displayed (see CALayer+Display).
-    var displayGeneration: UInt64 = 0
+    /// The display generation last displayed (see `displayGeneration`).
     var displayedGeneration: UInt64 = 0
     /// The image `display()` last made, to tell drawn contents from assigned ones.
     weak var displayedImage: CGImage?
     /// Set on a drawing copy, which has no ancestors: whether they flip its contents.
     var drawsFlipped: Bool?
+    /// `estimatedPresentedLayerCount` as last counted, with the hierarchy generation it was
+    /// counted in (`generation << 17 | count`; 0: never counted).
+    let presentedLayerEstimate = Atomic<UInt64>(0)
 
     /// A new layer with Core Animation's defaults.
     ///

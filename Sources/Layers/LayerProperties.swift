@@ -73,9 +73,11 @@ public struct LayerProperties: Sendable, Equatable {
         get { geometry.values.pointee.transform }
         _modify { makeGeometryUnique(); yield &geometry.values.pointee.transform }
     }
+    /// In the shared block, not the geometry block: it is seldom animated, and the geometry
+    /// block is copied for every animated layer every frame.
     @inlinable public var sublayerTransform: CATransform3D {
-        get { geometry.values.pointee.sublayerTransform }
-        _modify { makeGeometryUnique(); yield &geometry.values.pointee.sublayerTransform }
+        get { storage.values.pointee.sublayerTransform }
+        _modify { makeUnique(); yield &storage.values.pointee.sublayerTransform }
     }
     @inlinable public var opacity: Float {
         get { geometry.values.pointee.opacity }
@@ -252,6 +254,7 @@ struct LayerPropertyValues: Sendable, Equatable {
     @usableFromInline var isOpaque = false
     @usableFromInline var shouldRasterize = false
     @usableFromInline var rasterizationScale: CGFloat = 1
+    @usableFromInline var sublayerTransform = CATransform3DIdentity
     @usableFromInline var shadowPath: CGPath?
     @usableFromInline var compositingFilter: LayerFilter?
     @usableFromInline var filters: [LayerFilter] = []
@@ -280,7 +283,6 @@ struct LayerGeometryValues: Sendable, Equatable {
     @usableFromInline var anchorPoint = CGPoint(x: 0.5, y: 0.5)
     @usableFromInline var anchorPointZ: CGFloat = 0
     @usableFromInline var transform = CATransform3DIdentity
-    @usableFromInline var sublayerTransform = CATransform3DIdentity
     @usableFromInline var opacity: Float = 1
     @usableFromInline var isHidden = false
     @usableFromInline var backgroundColor: CGColor?
@@ -404,7 +406,7 @@ public struct GradientProperties: Sendable, Hashable {
 
 /// `CAReplicatorLayer`'s properties (§15.4 defaults).
 public struct ReplicatorProperties: Sendable, Equatable {
-    public var instanceCount = 1
+    public var instanceCount = 1 { didSet { noteHierarchyChange() } }
     public var instanceDelay: CFTimeInterval = 0
     public var instanceTransform = CATransform3DIdentity
     public var preservesDepth = false
