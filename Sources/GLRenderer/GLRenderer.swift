@@ -191,7 +191,9 @@ public final class GLRenderer: RenderBackend {
         for i in items.indices {
             if !isOpaqueItem[i] { enqueue(items[i], index: i, depth: depth(i), images: images, passTextures: passTextures) }
             // A card's corners (blended) at its body's place and depth: they do not overlap it.
-            items[i].forEachBodyCorner { enqueue($0, index: i, depth: depth(i), images: images, passTextures: passTextures) }
+            if items[i].body?.cornerPair != nil {
+                enqueueBodyCorners(of: items[i], index: i, depth: depth(i), images: images, passTextures: passTextures)
+            }
         }
         flush()
         glDisable(GLenum(GL_DEPTH_TEST))
@@ -269,12 +271,9 @@ public final class GLRenderer: RenderBackend {
             key.magFilter = magnification == .nearest ? GL_NEAREST : GL_LINEAR
             uv = source
             color = item.tint ?? Self.white
-            key.variant.exactTexels = item.borderTint != nil && Self.mapsTexelsOntoPixels(item, image: image, source: source)
-            if key.variant.exactTexels {
-                // The target pixel of texel (0, 0): the shader reads texels at pixel minus this.
-                uv = CGRect(x: item.rect.minX + item.transform.m41 - source.minX * CGFloat(image.width),
-                            y: item.rect.minY + item.transform.m42 - source.minY * CGFloat(image.height), width: 0, height: 0)
-            }
+            key.variant.exactTexels = item.borderTint != nil
+                && Self.mapsTexelsOntoPixels(item.rect, transform: item.transform, polygon: item.polygon, image: image, source: source)
+            if key.variant.exactTexels { uv = Self.texelOrigin(item.rect, transform: item.transform, image: image, source: source) }
         case .pass(let id, let source):
             guard let texture = passTextures[id] else { return }
             key.texture = texture
@@ -312,29 +311,11 @@ public final class GLRenderer: RenderBackend {
         // A body's band takes the border width's place.
         let band = item.body?.band
         let bandColor = band?.color ?? item.borderTint ?? .clear
-        // Written in place: no temporary arrays per item on the per-frame path.
-        let m = item.transform
+        let params = SIMD4(item.opacity, band.map { GLfloat($0.width) } ?? GLfloat(item.borderWidth ?? 0), depth,
+                           GLfloat(shape?.continuous == true ? 1 : 0))
         func instance(_ rect: CGRect) {
-            if item.body != nil, cover.hides(rect, transform: m, at: index) { return }
-            let base = instanceData.count
-            instanceData.append(contentsOf: repeatElement(0, count: Self.instanceFloats))
-            instanceData.withUnsafeMutableBufferPointer { buffer in
-                var i = base
-                func put(_ v: GLfloat) { buffer[i] = v; i += 1 }
-                func put(_ v: CGFloat) { put(GLfloat(v)) }
-                // The matrix row by row (fed as GL columns, see layer.glsl).
-                put(m.m11); put(m.m12); put(m.m13); put(m.m14); put(m.m21); put(m.m22); put(m.m23); put(m.m24)
-                put(m.m31); put(m.m32); put(m.m33); put(m.m34); put(m.m41); put(m.m42); put(m.m43); put(m.m44)
-                put(rect.minX); put(rect.minY); put(rect.width); put(rect.height)
-                put(uv.minX); put(uv.minY); put(uv.width); put(uv.height)
-                put(color.red); put(color.green); put(color.blue); put(color.alpha)
-                put(s.minX); put(s.minY); put(s.width); put(s.height)
-                put(radii.x); put(radii.y); put(radii.z); put(radii.w)
-                put(item.opacity); put(band.map { GLfloat($0.width) } ?? GLfloat(item.borderWidth ?? 0)); put(depth)
-                put(GLfloat(shape?.continuous == true ? 1 : 0))
-                put(bandColor.red); put(bandColor.green); put(bandColor.blue); put(bandColor.alpha)
-            }
-            instanceCount += 1
+            if item.body != nil, cover.hides(rect, transform: item.transform, at: index) { return }
+            appendInstance(item.transform, rect: rect, uv: uv, color: color, shape: s, radii: radii, params: params, band: bandColor)
         }
         // A body is drawn as the pieces that tile it, one instance each.
         if let body = item.body {
@@ -349,6 +330,66 @@ public final class GLRenderer: RenderBackend {
             }.flatMap { $0 })
         }
         if item.blendMode.readsBackdrop { flush() }
+    }
+
+    /// Adds one instance to the batch (layer.glsl's per-instance inputs), written in place: no
+    /// temporary arrays per item on the per-frame path.
+    private func appendInstance(_ m: CATransform3D, rect: CGRect, uv: CGRect, color: PremultipliedColor, shape s: CGRect,
+                                radii: SIMD4<GLfloat>, params: SIMD4<GLfloat>, band: PremultipliedColor) {
+        let base = instanceData.count
+        instanceData.append(contentsOf: repeatElement(0, count: Self.instanceFloats))
+        instanceData.withUnsafeMutableBufferPointer { buffer in
+            var i = base
+            func put(_ v: GLfloat) { buffer[i] = v; i += 1 }
+            func put(_ v: CGFloat) { put(GLfloat(v)) }
+            // The matrix row by row (fed as GL columns, see layer.glsl).
+            put(m.m11); put(m.m12); put(m.m13); put(m.m14); put(m.m21); put(m.m22); put(m.m23); put(m.m24)
+            put(m.m31); put(m.m32); put(m.m33); put(m.m34); put(m.m41); put(m.m42); put(m.m43); put(m.m44)
+            put(rect.minX); put(rect.minY); put(rect.width); put(rect.height)
+            put(uv.minX); put(uv.minY); put(uv.width); put(uv.height)
+            put(color.red); put(color.green); put(color.blue); put(color.alpha)
+            put(s.minX); put(s.minY); put(s.width); put(s.height)
+            put(radii.x); put(radii.y); put(radii.z); put(radii.w)
+            put(params.x); put(params.y); put(params.z); put(params.w)
+            put(band.red); put(band.green); put(band.blue); put(band.alpha)
+        }
+        instanceCount += 1
+    }
+
+    /// A card's corners: the instances `enqueue` adds for each item `DrawItem.forEachBodyCorner`
+    /// gives, written without building those items (a card's four corner items cost more to
+    /// copy and look at than their instances to write). Items it does not handle — a corner
+    /// that reads the backdrop or is a split piece — go the general way.
+    private func enqueueBodyCorners(of item: DrawItem, index: Int, depth: GLfloat, images: ImageProvider, passTextures: [Int: GLuint]) {
+        guard let body = item.body, let pair = body.cornerPair else { return }
+        guard item.polygon == nil, !item.blendMode.readsBackdrop,
+              let texture = texture(for: pair.mask, images: images, mipmapped: false) else {
+            return item.forEachBodyCorner { enqueue($0, index: index, depth: depth, images: images, passTextures: passTextures) }
+        }
+        var key = BatchKey(variant: LayerProgram.Variant(textured: true, shaped: false, masked: false),
+                           texture: texture, mask: item.maskPass.flatMap { passTextures[$0] } ?? 0,
+                           minFilter: GL_LINEAR, magFilter: GL_LINEAR)
+        key.variant.masked = key.mask != 0
+        key.blendMode = item.blendMode
+        key.colorMatrix = item.colorMatrix
+        key.variant.colorMatrix = item.colorMatrix != nil
+        key.variant.paired = true
+        let side = body.side, m = item.transform
+        let params = SIMD4(item.opacity, 0, depth, 0)
+        for (which, origin) in DrawItem.cornerSquares(of: item.rect, side: side) where body.corners.contains(which) {
+            let square = CGRect(x: origin.x, y: origin.y, width: side, height: side)
+            if cover.hides(square, transform: m, at: index) { continue }
+            var uv = DrawItem.quadrant(of: which)
+            key.variant.exactTexels = Self.mapsTexelsOntoPixels(square, transform: m, polygon: nil, image: pair.mask, source: uv)
+            if key.variant.exactTexels {
+                uv = Self.texelOrigin(square, transform: m, image: pair.mask, source: uv)
+            }
+            if key != batchKey {
+                flush()
+                batchKey = key
+            }
+            appendInstance(m, rect: square, uv: uv, color: pair.fill, shape: square, radii: .zero, params: params, band: pair.border)
+        }
     }
 
     /// The cut corners of a body whose squares a later opaque item wholly covers (the body may
@@ -366,14 +407,20 @@ public final class GLRenderer: RenderBackend {
 
     /// Whether `item` shows `source` of `image` one texel per pixel, texel centres on pixel
     /// centres (a corner-mask pair on whole pixels): sampling is then a texel read.
-    private static func mapsTexelsOntoPixels(_ item: DrawItem, image: CGImage, source: CGRect) -> Bool {
-        let m = item.transform
-        guard m.m11 == 1, m.m22 == 1, m.m12 == 0, m.m21 == 0, m.m14 == 0, m.m24 == 0, m.m44 == 1, item.polygon == nil else { return false }
-        let x = item.rect.minX + m.m41, y = item.rect.minY + m.m42
-        return x == x.rounded() && y == y.rounded() && source.width * CGFloat(image.width) == item.rect.width
-            && source.height * CGFloat(image.height) == item.rect.height
+    private static func mapsTexelsOntoPixels(_ rect: CGRect, transform m: CATransform3D, polygon: [CGPoint]?, image: CGImage, source: CGRect) -> Bool {
+        guard m.m11 == 1, m.m22 == 1, m.m12 == 0, m.m21 == 0, m.m14 == 0, m.m24 == 0, m.m44 == 1, polygon == nil else { return false }
+        let x = rect.minX + m.m41, y = rect.minY + m.m42
+        return x == x.rounded() && y == y.rounded() && source.width * CGFloat(image.width) == rect.width
+            && source.height * CGFloat(image.height) == rect.height
             && (source.minX * CGFloat(image.width)).rounded() == source.minX * CGFloat(image.width)
             && (source.minY * CGFloat(image.height)).rounded() == source.minY * CGFloat(image.height)
+    }
+
+    /// The target pixel of texel (0, 0) of an item that `mapsTexelsOntoPixels`: the shader reads
+    /// texels at pixel minus this.
+    private static func texelOrigin(_ rect: CGRect, transform m: CATransform3D, image: CGImage, source: CGRect) -> CGRect {
+        CGRect(x: rect.minX + m.m41 - source.minX * CGFloat(image.width),
+               y: rect.minY + m.m42 - source.minY * CGFloat(image.height), width: 0, height: 0)
     }
 
     /// Draws the collected batch in one instanced call (or one polygon, given its corners).

@@ -16,6 +16,12 @@ struct OpaqueCover {
     private struct Box { var minX, minY, maxX, maxY: Int }
     /// Occluders in painter's order: the item index and its box.
     private var boxes: [(index: Int, box: Box)] = []
+    /// A coarse grid over the boxes: for each cell, the boxes (indices into `boxes`, in painter's
+    /// order) that reach into it. A box that holds a rectangle holds its first pixel centre, so a
+    /// question looks only at that centre's cell (a pass of stacked cards asked each corner and
+    /// body piece about every later card).
+    private var cellStarts: [Int] = [], cellBoxes: [Int32] = []
+    private var grid = (x: 0, y: 0, columns: 0, rows: 0, shift: 6)
     /// Passes with more items are not searched (the search is quadratic in the items).
     static let maximumItems = 256
 
@@ -36,6 +42,45 @@ struct OpaqueCover {
                 add(i, item.rect, item.transform)
             }
         }
+        makeGrid()
+    }
+
+    /// Files every box under the cells it reaches into: cells of 64 pixels, or larger so that
+    /// there are at most 4,096 of them; boxes are clamped to a million pixels around the origin
+    /// (a question outside the grid looks at every box).
+    private mutating func makeGrid() {
+        guard !boxes.isEmpty else { return }
+        let limit = 1 << 20
+        func clamp(_ v: Int) -> Int { min(max(v, -limit), limit) }
+        var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+        for (_, b) in boxes {
+            minX = min(minX, clamp(b.minX)); minY = min(minY, clamp(b.minY))
+            maxX = max(maxX, clamp(b.maxX)); maxY = max(maxY, clamp(b.maxY))
+        }
+        var shift = 6
+        while ((maxX - minX) >> shift + 1) * ((maxY - minY) >> shift + 1) > 4096 { shift += 1 }
+        grid = (minX, minY, (maxX - minX) >> shift + 1, (maxY - minY) >> shift + 1, shift)
+        func cells(_ b: Box) -> (x: ClosedRange<Int>, y: ClosedRange<Int>) {
+            ((clamp(b.minX) - minX) >> shift...(clamp(b.maxX) - minX) >> shift,
+             (clamp(b.minY) - minY) >> shift...(clamp(b.maxY) - minY) >> shift)
+        }
+        var counts = [Int](repeating: 0, count: grid.columns * grid.rows + 1)
+        for (_, b) in boxes {
+            let c = cells(b)
+            for y in c.y { for x in c.x { counts[y * grid.columns + x + 1] += 1 } }
+        }
+        for i in 1..<counts.count { counts[i] += counts[i - 1] }
+        cellStarts = counts
+        var next = counts
+        cellBoxes = [Int32](repeating: 0, count: counts[counts.count - 1])
+        for (k, (_, b)) in boxes.enumerated() {
+            let c = cells(b)
+            for y in c.y { for x in c.x {
+                let cell = y * grid.columns + x
+                cellBoxes[next[cell]] = Int32(k)
+                next[cell] += 1
+            } }
+        }
     }
 
     private mutating func add(_ index: Int, _ rect: CGRect, _ m: CATransform3D) {
@@ -55,11 +100,22 @@ struct OpaqueCover {
               abs(r.minX) < 1e9, abs(r.maxX) < 1e9, abs(r.minY) < 1e9, abs(r.maxY) < 1e9 else { return false }
         let minX = Int((r.minX - 0.5 - e).rounded(.up)), minY = Int((r.minY - 0.5 - e).rounded(.up))
         let maxX = Int((r.maxX - 0.5 + e).rounded(.down)), maxY = Int((r.maxY - 0.5 + e).rounded(.down))
-        // Latest first: the occluders after `index`, nearest in the order first.
-        for k in boxes.indices.reversed() {
+        func holds(_ k: Int) -> Bool? {
             let (i, b) = boxes[k]
-            if i <= index { break }
-            if b.minX <= minX, b.minY <= minY, maxX <= b.maxX, maxY <= b.maxY { return true }
+            if i <= index { return nil }
+            return b.minX <= minX && b.minY <= minY && maxX <= b.maxX && maxY <= b.maxY
+        }
+        // Latest first: the occluders after `index`, nearest in the order first.
+        let x = (minX - grid.x) >> grid.shift, y = (minY - grid.y) >> grid.shift
+        guard minX <= maxX, minY <= maxY, abs(minX) < 1 << 20, abs(minY) < 1 << 20 else {
+            for k in boxes.indices.reversed() { guard let held = holds(k) else { break }; if held { return true } }
+            return false
+        }
+        guard minX >= grid.x, minY >= grid.y, x < grid.columns, y < grid.rows else { return false }
+        let cell = y * grid.columns + x
+        for slot in stride(from: cellStarts[cell + 1] - 1, through: cellStarts[cell], by: -1) {
+            guard let held = holds(Int(cellBoxes[slot])) else { break }
+            if held { return true }
         }
         return false
     }

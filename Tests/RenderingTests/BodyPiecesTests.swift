@@ -19,7 +19,7 @@ final class BodyPiecesTests: XCTestCase {
     func testPiecesTileTheRectLessItsCutSquares() {
         // A side below half of both sides, half the width (no strips), half the height (no middle).
         let tall = CGRect(x: 3, y: 5, width: 34, height: 50), wide = CGRect(x: 3, y: 5, width: 60, height: 34)
-        for (rect, side) in [(tall, CGFloat(5)), (tall, 17), (wide, 17)] {
+        for (rect, side) in [(tall, CGFloat(5)), (tall, 17), (wide, 17), (wide, 5)] {
             // Every set of cut corners, with every set of them covered (the pieces may reach over those).
             for raw in 0..<16 { for coveredRaw in 0..<16 where coveredRaw & ~raw == 0 {
                 let corners = RoundedCorners(rawValue: UInt(raw)), covered = RoundedCorners(rawValue: UInt(coveredRaw))
@@ -30,6 +30,16 @@ final class BodyPiecesTests: XCTestCase {
                     .map { CGRect(origin: $0.1, size: CGSize(width: side, height: side)) }
                 func area(_ r: CGRect) -> CGFloat { r.isNull ? 0 : r.width * r.height }
                 XCTAssertLessThanOrEqual(pieces.count, 3)
+                if raw == 15, coveredRaw == 0, rect.width > 2 * side, rect.height > 2 * side {
+                    // Cut across the longer side: the middle piece spans the shorter one.
+                    XCTAssertEqual(pieces.count, 3)
+                    let middle = pieces[1]
+                    if rect.width > rect.height {
+                        XCTAssertEqual(middle, CGRect(x: rect.minX + side, y: rect.minY, width: rect.width - 2 * side, height: rect.height))
+                    } else {
+                        XCTAssertEqual(middle, CGRect(x: rect.minX, y: rect.minY + side, width: rect.width, height: rect.height - 2 * side))
+                    }
+                }
                 if cut.isEmpty { XCTAssertEqual(pieces, [rect], "nothing cut: one piece") }
                 XCTAssertEqual(pieces.reduce(0) { $0 + area($1) }, area(rect) - CGFloat(squares.count) * side * side,
                                accuracy: 1e-9, "side \(side), corners \(raw), covered \(coveredRaw)")
@@ -69,6 +79,55 @@ final class BodyPiecesTests: XCTestCase {
                        "rotated things are not looked at")
         let translucent = OpaqueCover(items, isOpaque: { $0 == 0 })
         XCTAssertFalse(translucent.hides(CGRect(x: 20, y: 12, width: 8, height: 8), transform: identity, at: 0), "only opaque items cover")
+    }
+
+    /// The cover's grid (a question looks only at its rectangle's first pixel centre's cell)
+    /// answers as looking at every later opaque item does: many layers over a large target,
+    /// rectangles of every size asked at every index, whole, fractional and empty ones.
+    func testCoverGridAnswersAsScanningEveryLaterItem() {
+        var seed: UInt64 = 0x9E3779B97F4A7C15
+        func random(_ range: ClosedRange<Double>) -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return range.lowerBound + Double(seed >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+        }
+        let root = CALayer()
+        root.frame = CGRect(x: 0, y: 0, width: 2400, height: 1400)
+        var frames: [CGRect] = []
+        for i in 0..<150 {
+            let layer = CALayer()
+            layer.frame = CGRect(x: random(-100...2300).rounded(), y: random(-100...1300).rounded(),
+                                 width: i % 10 == 0 ? 900 : random(8...260).rounded(), height: random(8...200).rounded())
+            layer.backgroundColor = CGColor(red: 0.5, green: 0.5, blue: 0.5, alpha: 1)
+            frames.append(layer.frame)
+            root.addSublayer(layer)
+        }
+        let items = RenderPlanBuilder(width: 2400, height: 1400, background: Self.background)
+            .plan(for: PresentationTree.evaluate(root, at: 0)).passes.last!.items
+        XCTAssertEqual(items.count, frames.count)
+        let cover = OpaqueCover(items, isOpaque: { $0 % 7 != 3 })
+        // The rule: a later opaque item's pixel centres at least 1/64 inside it hold every centre
+        // within 1/64 of the rectangle.
+        func scan(_ r: CGRect, at index: Int) -> Bool {
+            let e = 1.0 / 64
+            let minX = Int((r.minX - 0.5 - e).rounded(.up)), minY = Int((r.minY - 0.5 - e).rounded(.up))
+            let maxX = Int((r.maxX - 0.5 + e).rounded(.down)), maxY = Int((r.maxY - 0.5 + e).rounded(.down))
+            return items.indices.contains { i in
+                guard i > index, i % 7 != 3 else { return false }
+                let o = items[i].rect.offsetBy(dx: items[i].transform.m41, dy: items[i].transform.m42)
+                return Int((o.minX - 0.5 + e).rounded(.up)) <= minX && Int((o.minY - 0.5 + e).rounded(.up)) <= minY
+                    && maxX <= Int((o.maxX - 0.5 - e).rounded(.down)) && maxY <= Int((o.maxY - 0.5 - e).rounded(.down))
+            }
+        }
+        var hidden = 0
+        for q in 0..<3000 {
+            let rect = CGRect(x: random(-200...2500), y: random(-200...1500),
+                              width: q % 50 == 0 ? 0 : random(0.2...120), height: q % 61 == 0 ? 0.3 : random(0.2...90))
+            let index = Int(random(0...Double(frames.count - 1)))
+            let expected = scan(rect, at: index)
+            if expected { hidden += 1 }
+            XCTAssertEqual(cover.hides(rect, transform: CATransform3DIdentity, at: index), expected, "\(rect) at \(index)")
+        }
+        XCTAssertGreaterThan(hidden, 100, "some rectangles are hidden")
     }
 
     /// Overlapping cards of every kind: opaque and translucent, borders thinner and wider than
