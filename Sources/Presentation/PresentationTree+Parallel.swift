@@ -36,46 +36,11 @@ extension PresentationTree {
             guard threads > 1, let chain = chain(below: root), let sublayers = chain.last?.sublayers else {
                 return (nil, root.estimatedPresentedLayerCount)
             }
-            let counts = estimates(of: sublayers, threads: threads)
+            let counts = sublayers.map(\.estimatedPresentedLayerCount)
             let rootSlots = chain.reduce(0) { $0 + 1 + ($1.mask?.estimatedPresentedLayerCount ?? 0) }
             let estimate = rootSlots + counts.reduce(0, +)
             guard estimate >= minimumLayerCount else { return (nil, estimate) }
             return (ParallelSplit(chain: chain, counts: counts, rootSlots: rootSlots, threads: threads), estimate)
-        }
-
-        /// `estimatedPresentedLayerCount` of each of `sublayers`. Counted on this thread until
-        /// the tree proves big (half the split threshold), the rest on up to `threads` threads in
-        /// runs of sublayers: on one thread the count would be the longest stretch of a big
-        /// evaluation that does not run in parallel, while waking threads for a small tree (a
-        /// Lottie file) would cost more than counting it.
-        private static func estimates(of sublayers: [CALayer], threads: Int) -> [Int] {
-            var counts: [Int] = []
-            counts.reserveCapacity(sublayers.count)
-            var total = 0
-            while counts.count < sublayers.count, total < minimumLayerCount / 2 {
-                let count = sublayers[counts.count].estimatedPresentedLayerCount
-                counts.append(count)
-                total += count
-            }
-            let rest = counts.count..<sublayers.count
-            let runs = min(threads, rest.count)
-            guard runs > 1 else {
-                for i in rest { counts.append(sublayers[i].estimatedPresentedLayerCount) }
-                return counts
-            }
-            let tail = [Int](unsafeUninitializedCapacity: rest.count) { buffer, initialized in
-                let shared = UncheckedSendable(value: (buffer.baseAddress!, sublayers, rest.lowerBound))
-                DispatchQueue.concurrentPerform(iterations: runs) { run in
-                    let (tail, sublayers, first) = shared.value
-                    // Each run writes only its own slots.
-                    let n = sublayers.count - first
-                    for i in (run * n / runs)..<((run + 1) * n / runs) {
-                        (tail + i).initialize(to: sublayers[first + i].estimatedPresentedLayerCount)
-                    }
-                }
-                initialized = rest.count
-            }
-            return counts + tail
         }
 
         /// The root and its only children down to the split layer (the last), or nil where a

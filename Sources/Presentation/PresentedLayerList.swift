@@ -6,9 +6,7 @@ import Foundation
 protocol PresentedLayerList {
     var count: Int { get }
     subscript(position: Int) -> PresentedLayer { get set }
-    /// Consuming: the new layer moves into the list (a borrowed one would be copied, its
-    /// references retained, and the original released).
-    mutating func append(_ layer: consuming PresentedLayer)
+    mutating func append(_ layer: PresentedLayer)
     mutating func reserveCapacity(_ minimumCapacity: Int)
 }
 
@@ -41,9 +39,9 @@ struct PresentedLayerRegion: PresentedLayerList {
         _modify { yield &storage[position] }
     }
 
-    mutating func append(_ layer: consuming PresentedLayer) {
+    mutating func append(_ layer: PresentedLayer) {
         if count == (spill == nil ? slotCount : spillCapacity) { grow() }
-        (storage + count).initialize(to: consume layer)
+        (storage + count).initialize(to: layer)
         count += 1
     }
 
