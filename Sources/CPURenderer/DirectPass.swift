@@ -18,12 +18,12 @@ struct DirectPass {
     /// The pass of `plan` the frame copies this way, if there is one.
     init?(_ plan: RenderPlan) {
         let frame = plan.framePass
-        guard plan.passes.count >= 2, frame.startsFrom == nil, frame.clearColor.isTransparentZero,
+        guard plan.passes.count >= 2, frame.startsFrom == nil, frame.clearColor.packedRGBA8 == 0,
               let first = frame.items.first, case .pass(let id, let source) = first.paint,
               source == CGRect(x: 0, y: 0, width: 1, height: 1),
               let index = plan.passes.firstIndex(where: { $0.id == id }), index < plan.passes.count - 1 else { return nil }
         let pass = plan.passes[index]
-        guard pass.startsFrom == nil, pass.clearColor.isTransparentZero, pass.width <= frame.width, pass.height <= frame.height,
+        guard pass.startsFrom == nil, pass.clearColor.packedRGBA8 == 0, pass.width <= frame.width, pass.height <= frame.height,
               !pass.items.contains(where: { if case .blur = $0.paint { true } else { false } }),
               first.copiesWholePixels(width: pass.width, height: pass.height) else { return nil }
         // Read by nothing else: no other item samples it, as paint or mask, and no pass draws on into it.
@@ -54,12 +54,5 @@ extension DrawItem {
         let a = transform.projecting(CGPoint(x: rect.minX, y: rect.minY))
         let b = transform.projecting(CGPoint(x: rect.maxX, y: rect.maxY))
         return a == .zero && b == CGPoint(x: width, y: height)
-    }
-}
-
-extension PremultipliedColor {
-    /// Stored as four zero bytes (what a target's extents take for untouched).
-    var isTransparentZero: Bool {
-        [red, green, blue, alpha].allSatisfy { min(max($0, 0), 1) * 255 + 0.5 < 1 }
     }
 }

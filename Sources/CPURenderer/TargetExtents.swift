@@ -22,8 +22,7 @@ enum TargetExtents {
     /// to match: empty rows for a transparent clear, whole rows otherwise.
     static func clear(_ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, to color: PremultipliedColor,
                       extents: UnsafeMutablePointer<Int32>, start: Start) {
-        let bytes = [color.red, color.green, color.blue, color.alpha].map { UInt32(min(max($0, 0), 1) * 255 + 0.5) }
-        let packed = bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24
+        let packed = color.packedRGBA8
         let target = UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt32.self)
         switch start {
         case .continuing:
@@ -59,5 +58,14 @@ extension PassRasterizer {
             written[2 * y] = min(written[2 * y], Int32(span.lowerBound))
             written[2 * y + 1] = max(written[2 * y + 1], Int32(span.upperBound))
         }
+    }
+}
+
+extension PremultipliedColor {
+    /// The colour as a target stores it: RGBA8 bytes in one little-endian word (0: the
+    /// transparent clear that extents take for untouched).
+    var packedRGBA8: UInt32 {
+        func byte(_ v: Float) -> UInt32 { UInt32(min(max(v, 0), 1) * 255 + 0.5) }
+        return byte(red) | byte(green) << 8 | byte(blue) << 16 | byte(alpha) << 24
     }
 }
