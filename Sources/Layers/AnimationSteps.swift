@@ -68,7 +68,8 @@ struct AnimationSteps {
     /// storage object.
     private let context: Context
 
-    var isEmpty: Bool { storage == nil }
+    /// Read through the lists (trivial values): testing `storage` would retain and release it.
+    var isEmpty: Bool { context.steps.isEmpty }
 
     init() { storage = nil; context = Context() }
 
@@ -169,12 +170,14 @@ struct AnimationSteps {
         }
     }
 
-    /// Applies every step at the layer's local time `t` to `state`; `model` holds the model values.
+    /// Applies the steps at `steps` (kept alive by their layer) at the layer's local time `t` to
+    /// `state`; `model` holds the model values. Static, on a pointer: a method called on
+    /// `pointer.pointee` gets a copy of the value, a retain and release of its storage per call.
     @inline(__always)
-    func apply(parentTime t: Double, model: UnsafePointer<LayerProperties>, to state: inout LayerProperties) {
-        guard storage != nil else { return }
+    static func apply(_ steps: UnsafePointer<AnimationSteps>, parentTime t: Double, model: UnsafePointer<LayerProperties>,
+                      to state: inout LayerProperties) {
+        let context = steps.pointee.context
         context.apply(from: 0, to: context.steps.count, parentTime: t, model: model, to: &state)
-        withExtendedLifetime(storage) {}
     }
 
     /// The lists read while applying; `Context()` has no steps.
