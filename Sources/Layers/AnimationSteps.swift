@@ -71,13 +71,19 @@ struct AnimationSteps {
     /// Read through the lists (trivial values): testing `storage` would retain and release it.
     var isEmpty: Bool { context.steps.isEmpty }
 
-    init() { storage = nil; context = Context() }
+    /// Whether a vector or keyframe step writes a value of the geometry block (whose copy a
+    /// layer's evaluation then takes from `ReusableGeometry`).
+    let writesGeometry: Bool
+
+    init() { storage = nil; context = Context(); writesGeometry = false }
 
     init(_ attached: [AttachedAnimation]) {
         var builder = Builder()
         for item in attached { builder.append(item.program, removedOnCompletion: item.isRemovedOnCompletion) }
         storage = builder.steps.isEmpty ? nil : Storage(builder)
         context = storage?.lists ?? Context()
+        writesGeometry = builder.vectors.contains { $0.slot.isInGeometryBlock }
+            || builder.keyframes.contains { $0.slot.isInGeometryBlock }
     }
 
     /// Collects the steps and their data while compiling.

@@ -98,7 +98,14 @@ extension CALayer {
         withUnsafePointer(to: &animationSteps) { steps in
             guard !steps.pointee.isEmpty else { return properties }
             var state = properties
+            if steps.pointee.writesGeometry, let block = takeReusableGeometry() {
+                // An earlier frame's copy, no longer in any tree: the copy-on-write copy without
+                // the allocation (the animations below then write into it in place).
+                block.values.pointee = properties.geometry.values.pointee
+                state.geometry = block
+            }
             withUnsafePointer(to: &properties) { model in AnimationSteps.apply(steps, parentTime: t, model: model, to: &state) }
+            if state.geometry !== properties.geometry { keepReusableGeometry(state.geometry) }
             return state
         }
     }
