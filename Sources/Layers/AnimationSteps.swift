@@ -66,7 +66,7 @@ struct AnimationSteps {
     private let storage: Storage?
     /// The storage's lists, held inline (in the layer): reading them costs no trip to the
     /// storage object.
-    private let context: Context
+    let context: Context
 
     /// Read through the lists (trivial values): testing `storage` would retain and release it.
     var isEmpty: Bool { context.steps.isEmpty }
@@ -187,7 +187,7 @@ struct AnimationSteps {
     }
 
     /// The lists read while applying; `Context()` has no steps.
-    private struct Context {
+    struct Context {
         var steps = UnsafeBufferPointer<Step>(start: nil, count: 0)
         var vectors = UnsafeBufferPointer<VectorStep>(start: nil, count: 0)
         var keyframes = UnsafeBufferPointer<KeyframeStep>(start: nil, count: 0)

@@ -1,0 +1,43 @@
+import CPrefetch
+
+// Presenting a big tree waits on memory more than it computes: each layer's object, property
+// blocks and compiled animations lie in their own heap blocks, and the first read of each is a
+// cache miss. The evaluation knows the next siblings one layer ahead, so it asks for their memory
+// before it needs it: the object two siblings ahead (its fields say where the rest is), the rest
+// of the next sibling's data (its object arrived meanwhile). Hints only: no value changes.
+
+extension CALayer {
+    /// Starts loading the layer object's first cache lines, where what presenting it reads first
+    /// is declared (values, sublayers, mask, display generation, compiled animations).
+    @inline(__always)
+    public func prefetchObject() {
+        lamina_prefetch(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()), 192)
+    }
+
+    /// Starts loading what presenting the layer reads past its object: its two property blocks
+    /// and its compiled animations. Best called once the object is in cache (`prefetchObject()`
+    /// a sibling earlier), since the addresses are read from it.
+    public func prefetchPresentationData() {
+        withUnsafePointer(to: &properties) { p in
+            lamina_prefetch(UnsafeRawPointer(Unmanaged.passUnretained(p.pointee.geometry).toOpaque()),
+                            16 + MemoryLayout<LayerGeometryValues>.size)
+            lamina_prefetch(UnsafeRawPointer(Unmanaged.passUnretained(p.pointee.storage).toOpaque()),
+                            16 + MemoryLayout<LayerPropertyValues>.size)
+        }
+        withUnsafePointer(to: &animationSteps) { AnimationSteps.prefetch($0) }
+    }
+}
+
+extension AnimationSteps {
+    /// Starts loading the lists a frame walks (steps, vector, keyframe and group steps: one block).
+    @inline(__always)
+    static func prefetch(_ steps: UnsafePointer<AnimationSteps>) {
+        let context = steps.pointee.context
+        guard let start = context.steps.baseAddress else { return }
+        var end = UnsafeRawPointer(start + context.steps.count)
+        if let v = context.vectors.baseAddress { end = max(end, UnsafeRawPointer(v + context.vectors.count)) }
+        if let k = context.keyframes.baseAddress { end = max(end, UnsafeRawPointer(k + context.keyframes.count)) }
+        if let g = context.groups.baseAddress { end = max(end, UnsafeRawPointer(g + context.groups.count)) }
+        lamina_prefetch(UnsafeRawPointer(start), min(end - UnsafeRawPointer(start), 2048))
+    }
+}
