@@ -7,17 +7,25 @@ import CPrefetch
 // of the next sibling's data (its object arrived meanwhile). Hints only: no value changes.
 
 extension CALayer {
-    /// Starts loading the layer object's first cache lines, where what presenting it reads first
-    /// is declared (values, sublayers, mask, display generation, compiled animations).
+    /// Starts loading the first cache lines of the layer object `layers[index]`, where what
+    /// presenting it reads first is declared (values, sublayers, mask, display generation,
+    /// compiled animations). Takes no reference: retaining an object not yet in cache would
+    /// wait for it, the very wait this avoids.
     @inline(__always)
-    public func prefetchObject() {
-        lamina_prefetch(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()), 192)
+    public static func prefetchObject(of layers: UnsafeBufferPointer<CALayer>, at index: Int) {
+        lamina_prefetch(UnsafeRawPointer(layers.baseAddress! + index).load(as: UnsafeRawPointer.self), 192)
     }
 
-    /// Starts loading what presenting the layer reads past its object: its two property blocks
-    /// and its compiled animations. Best called once the object is in cache (`prefetchObject()`
-    /// a sibling earlier), since the addresses are read from it.
-    public func prefetchPresentationData() {
+    /// Starts loading what presenting `layers[index]` reads past its object: its two property
+    /// blocks and its compiled animations. Best called once the object is in cache
+    /// (`prefetchObject(of:at:)` a sibling earlier), since the addresses are read from it.
+    @inline(__always)
+    public static func prefetchPresentationData(of layers: UnsafeBufferPointer<CALayer>, at index: Int) {
+        let object = UnsafeRawPointer(layers.baseAddress! + index).load(as: UnsafeRawPointer.self)
+        Unmanaged<CALayer>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.prefetchPresentationData() }
+    }
+
+    func prefetchPresentationData() {
         withUnsafePointer(to: &properties) { p in
             lamina_prefetch(UnsafeRawPointer(Unmanaged.passUnretained(p.pointee.geometry).toOpaque()),
                             16 + MemoryLayout<LayerGeometryValues>.size)

@@ -349,14 +349,16 @@ public struct PresentationTree: Sendable {
             let first = children.count
             children.reserveCapacity(first + sublayers.count)
             var needsSort = false
-            for (i, sublayer) in sublayers.enumerated() {
-                // Memory ahead of need (see CALayer+Prefetch): the object two siblings on, the
-                // rest of the next one's data.
-                if i + 2 < sublayers.count { sublayers[i + 2].prefetchObject() }
-                if i + 1 < sublayers.count { sublayers[i + 1].prefetchPresentationData() }
-                children.append(nextIndex)
-                visit(sublayer, parent: index, siblingIndex: i, depth: depth + 1, isMask: false, parentFrame: frame)
-                needsSort = needsSort || layers[children[first + i] - base].properties.zPosition != 0
+            sublayers.withUnsafeBufferPointer { list in
+                for (i, sublayer) in list.enumerated() {
+                    // Memory ahead of need (see CALayer+Prefetch): the object two siblings on, the
+                    // rest of the next one's data.
+                    if i + 2 < list.count { CALayer.prefetchObject(of: list, at: i + 2) }
+                    if i + 1 < list.count { CALayer.prefetchPresentationData(of: list, at: i + 1) }
+                    children.append(nextIndex)
+                    visit(sublayer, parent: index, siblingIndex: i, depth: depth + 1, isMask: false, parentFrame: frame)
+                    needsSort = needsSort || layers[children[first + i] - base].properties.zPosition != 0
+                }
             }
             if needsSort { sortByZPosition(&children, from: first) }
         }
