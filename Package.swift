@@ -32,9 +32,9 @@ let package = Package(
         .target(name: "CoreMedia"),
         // CIFilter and blend modes as values, for layers and their animations.
         .target(name: "Filters"),
-        .target(name: "Animation", dependencies: ["Geometry", "Timing", "Filters"]),
         // The compiler's prefetch hint (a header), for evaluating big trees.
         .systemLibrary(name: "CPrefetch"),
+        .target(name: "Animation", dependencies: ["Geometry", "Timing", "Filters", "CPrefetch"]),
         .target(name: "Layers", dependencies: ["Geometry", "Drawing", "Timing", "Filters", "Animation", "CPrefetch"]),
         .target(name: "SceneFormat", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers"]),
         .target(name: "Presentation", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers"]),

@@ -25,12 +25,32 @@ extension CALayer {
         Unmanaged<CALayer>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.prefetchPresentationData() }
     }
 
+    /// Starts loading the keyframe tracks the compiled animations of `layers[index]` sample
+    /// (their objects), once its compiled animations are in cache (`prefetchPresentationData`).
+    @inline(__always)
+    public static func prefetchKeyframeTracks(of layers: UnsafeBufferPointer<CALayer>, at index: Int) {
+        let object = UnsafeRawPointer(layers.baseAddress! + index).load(as: UnsafeRawPointer.self)
+        Unmanaged<CALayer>.fromOpaque(object)._withUnsafeGuaranteedRef { layer in
+            withUnsafePointer(to: &layer.animationSteps) { AnimationSteps.prefetchTracks($0, objects: true) }
+        }
+    }
+
+    /// Starts loading the arrays of those keyframe tracks, once their objects are in cache.
+    @inline(__always)
+    public static func prefetchKeyframeData(of layers: UnsafeBufferPointer<CALayer>, at index: Int) {
+        let object = UnsafeRawPointer(layers.baseAddress! + index).load(as: UnsafeRawPointer.self)
+        Unmanaged<CALayer>.fromOpaque(object)._withUnsafeGuaranteedRef { layer in
+            withUnsafePointer(to: &layer.animationSteps) { AnimationSteps.prefetchTracks($0, objects: false) }
+        }
+    }
+
     func prefetchPresentationData() {
         withUnsafePointer(to: &properties) { p in
             lamina_prefetch(UnsafeRawPointer(Unmanaged.passUnretained(p.pointee.geometry).toOpaque()),
                             16 + MemoryLayout<LayerGeometryValues>.size)
-            lamina_prefetch(UnsafeRawPointer(Unmanaged.passUnretained(p.pointee.storage).toOpaque()),
-                            16 + MemoryLayout<LayerPropertyValues>.size)
+            // Its header (retained by every presentation) and first values; the rest is read
+            // seldom, or only by parents.
+            lamina_prefetch(UnsafeRawPointer(Unmanaged.passUnretained(p.pointee.storage).toOpaque()), 128)
         }
         withUnsafePointer(to: &animationSteps) { AnimationSteps.prefetch($0) }
     }
@@ -46,6 +66,23 @@ extension AnimationSteps {
         if let v = context.vectors.baseAddress { end = max(end, UnsafeRawPointer(v + context.vectors.count)) }
         if let k = context.keyframes.baseAddress { end = max(end, UnsafeRawPointer(k + context.keyframes.count)) }
         if let g = context.groups.baseAddress { end = max(end, UnsafeRawPointer(g + context.groups.count)) }
-        lamina_prefetch(UnsafeRawPointer(start), min(end - UnsafeRawPointer(start), 2048))
+        // The first lines: the processor's streamer follows a walk through the rest.
+        lamina_prefetch(UnsafeRawPointer(start), min(end - UnsafeRawPointer(start), 384))
+    }
+
+    /// Starts loading the keyframe tracks' objects (`objects`) or, once those are in cache,
+    /// the arrays they sample.
+    @inline(__always)
+    static func prefetchTracks(_ steps: UnsafePointer<AnimationSteps>, objects: Bool) {
+        let keyframes = steps.pointee.context.keyframes
+        guard let first = keyframes.baseAddress else { return }
+        for k in 0..<keyframes.count {
+            let track = (first + k).pointee.track
+            if objects {
+                lamina_prefetch(UnsafeRawPointer(track.toOpaque()), 192)
+            } else {
+                track._withUnsafeGuaranteedRef { $0.prefetchSamplingData() }
+            }
+        }
     }
 }
