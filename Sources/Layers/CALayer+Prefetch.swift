@@ -25,22 +25,14 @@ extension CALayer {
         Unmanaged<CALayer>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.prefetchPresentationData() }
     }
 
-    /// Starts loading the keyframe tracks the compiled animations of `layers[index]` sample
-    /// (their objects), once its compiled animations are in cache (`prefetchPresentationData`).
+    /// Starts loading the keyframe tracks the compiled animations of `layers[index]` sample: their
+    /// objects (`objects`), once its compiled animations are in cache (`prefetchPresentationData`),
+    /// or the arrays they sample, once the objects are.
     @inline(__always)
-    public static func prefetchKeyframeTracks(of layers: UnsafeBufferPointer<CALayer>, at index: Int) {
+    public static func prefetchKeyframeTracks(of layers: UnsafeBufferPointer<CALayer>, at index: Int, objects: Bool) {
         let object = UnsafeRawPointer(layers.baseAddress! + index).load(as: UnsafeRawPointer.self)
         Unmanaged<CALayer>.fromOpaque(object)._withUnsafeGuaranteedRef { layer in
-            withUnsafePointer(to: &layer.animationSteps) { AnimationSteps.prefetchTracks($0, objects: true) }
-        }
-    }
-
-    /// Starts loading the arrays of those keyframe tracks, once their objects are in cache.
-    @inline(__always)
-    public static func prefetchKeyframeData(of layers: UnsafeBufferPointer<CALayer>, at index: Int) {
-        let object = UnsafeRawPointer(layers.baseAddress! + index).load(as: UnsafeRawPointer.self)
-        Unmanaged<CALayer>.fromOpaque(object)._withUnsafeGuaranteedRef { layer in
-            withUnsafePointer(to: &layer.animationSteps) { AnimationSteps.prefetchTracks($0, objects: false) }
+            withUnsafePointer(to: &layer.animationSteps) { AnimationSteps.prefetchTracks($0, objects: objects) }
         }
     }
 

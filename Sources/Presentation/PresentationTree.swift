@@ -357,8 +357,8 @@ public struct PresentationTree: Sendable {
                     // then their keyframe tracks; then the tracks' arrays.
                     if i + 4 < list.count { CALayer.prefetchObject(of: list, at: i + 4) }
                     if i + 3 < list.count { CALayer.prefetchPresentationData(of: list, at: i + 3) }
-                    if i + 2 < list.count { CALayer.prefetchKeyframeTracks(of: list, at: i + 2) }
-                    if i + 1 < list.count { CALayer.prefetchKeyframeData(of: list, at: i + 1) }
+                    if i + 2 < list.count { CALayer.prefetchKeyframeTracks(of: list, at: i + 2, objects: true) }
+                    if i + 1 < list.count { CALayer.prefetchKeyframeTracks(of: list, at: i + 1, objects: false) }
                     children.append(nextIndex)
                     // Borrowed from `sublayers`, which holds it throughout: a retain and release
                     // per layer per frame saved.
