@@ -24,11 +24,12 @@ extension GLRenderer {
         key.colorMatrix = item.colorMatrix
         key.variant.colorMatrix = item.colorMatrix != nil
         key.variant.paired = true
-        let side = body.side, m = item.transform
+        let m = item.transform
         let params = SIMD4(item.opacity, 0, depth, 0)
-        for (which, origin) in DrawItem.cornerSquares(of: item.rect, side: side) where body.corners.contains(which) {
-            let square = CGRect(x: origin.x, y: origin.y, width: side, height: side)
-            if cover.hides(square, transform: m, at: index) { continue }
+        // The corners under later opaque items, as the body found them (`coveredCuts`).
+        let covered = coveredCuts[index] ?? coveredCorners(of: item, body: body, at: index)
+        body.forEachCutSquare(of: item.rect) { which, square in
+            if covered.contains(which) { return }
             var uv = DrawItem.quadrant(of: which)
             key.variant.exactTexels = Self.mapsTexelsOntoPixels(square, transform: m, polygon: nil, image: pair.mask, source: uv)
             if key.variant.exactTexels {
@@ -47,10 +48,8 @@ extension GLRenderer {
     func coveredCorners(of item: DrawItem, body: FillBody, at index: Int) -> RoundedCorners {
         guard !body.corners.isEmpty else { return [] }
         var covered: RoundedCorners = []
-        for (corner, origin) in DrawItem.cornerSquares(of: item.rect, side: body.side) where body.corners.contains(corner) {
-            if cover.hides(CGRect(x: origin.x, y: origin.y, width: body.side, height: body.side), transform: item.transform, at: index) {
-                covered.insert(corner)
-            }
+        body.forEachCutSquare(of: item.rect) { corner, square in
+            if cover.hides(square, transform: item.transform, at: index) { covered.insert(corner) }
         }
         return covered
     }

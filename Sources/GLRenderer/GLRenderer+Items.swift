@@ -18,7 +18,11 @@ extension GLRenderer {
         let isOpaqueItem = items.map { isOpaque($0, images: images) }
         let opaque = items.indices.filter { isOpaqueItem[$0] }
         cover = skipsCoveredItems ? OpaqueCover(items, isOpaque: { isOpaqueItem[$0] }) : OpaqueCover()
-        defer { cover = OpaqueCover() }
+        coveredCuts = [RoundedCorners?](repeating: nil, count: count)
+        defer {
+            cover = OpaqueCover()
+            coveredCuts.removeAll(keepingCapacity: true)
+        }
         if !opaque.isEmpty {
             // Opaque items go first without blending. When one can hide another, front to back
             // writing depth, so hidden pixels are rejected before shading; when none lies over an
@@ -168,7 +172,9 @@ extension GLRenderer {
         }
         // A body is drawn as the pieces that tile it, one instance each.
         if let body = item.body {
-            body.pieces(of: item.rect, covered: coveredCorners(of: item, body: body, at: index), instance)
+            let covered = coveredCorners(of: item, body: body, at: index)
+            coveredCuts[index] = covered
+            body.pieces(of: item.rect, covered: covered, instance)
         } else {
             instance(item.rect)
         }

@@ -41,10 +41,15 @@ public final class GLRenderer: RenderBackend {
     /// deleted, so content rasterized anew every frame (an animated path) cannot pile up.
     var textureUse: [ObjectIdentifier: Int] = [:]
     var frameNumber = 0
+    /// The texture `texture(for:)` last returned, in frame `frame` (evictions come between frames).
+    var lastTexture: (image: ObjectIdentifier, frame: Int, mipmapped: Bool, texture: GLuint)?
     static let textureLifetime = 30
     var targets: [Target] = []
     /// The opaque items of the pass being drawn, which hide what lies wholly under them.
     var cover = OpaqueCover()
+    /// For each item of the pass being drawn that is a body, its cut corners that `cover` hides
+    /// (found once: its pieces reach over them, and its corner squares are not drawn).
+    var coveredCuts: [RoundedCorners?] = []
     /// Whether what lies wholly under a later opaque item is left undrawn (tests turn it off
     /// to compare).
     var skipsCoveredItems = true
