@@ -30,6 +30,19 @@ extension FillBody {
         }
     }
 
+    /// Calls `body` with each cut corner and its `side`×`side` square of `rect`, in
+    /// `DrawItem.cornerSquares` order (without building that array on the per-frame path).
+    func forEachCutSquare(of rect: CGRect, _ body: (RoundedCorners, CGRect) -> Void) {
+        func square(_ corner: RoundedCorners, _ x: CGFloat, _ y: CGFloat) {
+            if corners.contains(corner) { body(corner, CGRect(x: x, y: y, width: side, height: side)) }
+        }
+        let right = rect.maxX - side, bottom = rect.maxY - side
+        square(.minXMinY, rect.minX, rect.minY)
+        square(.maxXMinY, right, rect.minY)
+        square(.minXMaxY, rect.minX, bottom)
+        square(.maxXMaxY, right, bottom)
+    }
+
     /// The strip between the top cuts, the middle, the strip between the bottom cuts.
     private static func rows(of rect: CGRect, cuts: RoundedCorners, side: CGFloat, _ body: (CGRect) -> Void) {
         func cut(_ corner: RoundedCorners) -> CGFloat { cuts.contains(corner) ? side : 0 }
