@@ -75,7 +75,7 @@ extension RenderPlanBuilder.Walk {
         // of it that can show (and left whole when all of it can, so unchanged frames hit the cache).
         let reach: CGRect
         switch p.content {
-        case .shape(let shape) where shape.path != nil:
+        case .shape(let shape) where shape.path != nil && shape.paints:
             let strokes = shape.strokeColor != nil && shape.lineWidth > 0
             let outset = strokes ? shape.lineWidth / 2 * max(shape.miterLimit.isFinite ? shape.miterLimit : 1, 2.0.squareRoot()) + 1 : 1
             reach = shape.path!.boundingBox.insetBy(dx: -outset, dy: -outset)
