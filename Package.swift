@@ -32,8 +32,10 @@ let package = Package(
         .target(name: "CoreMedia"),
         // CIFilter and blend modes as values, for layers and their animations.
         .target(name: "Filters"),
-        .target(name: "Animation", dependencies: ["Geometry", "Timing", "Filters"]),
-        .target(name: "Layers", dependencies: ["Geometry", "Drawing", "Timing", "Filters", "Animation"]),
+        // The compiler's prefetch hint (a header), for evaluating big trees.
+        .systemLibrary(name: "CPrefetch"),
+        .target(name: "Animation", dependencies: ["Geometry", "Timing", "Filters", "CPrefetch"]),
+        .target(name: "Layers", dependencies: ["Geometry", "Drawing", "Timing", "Filters", "Animation", "CPrefetch"]),
         .target(name: "SceneFormat", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers"]),
         .target(name: "Presentation", dependencies: ["Geometry", "Timing", "Filters", "Animation", "Layers"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),

@@ -39,12 +39,9 @@ struct KeyframeTrack {
     /// Kochanek–Bartels tangents (outgoing, incoming) per keyframe, for the cubic modes.
     let tangents: [(out: AnimatableValue, in: AnimatableValue)]
 
-    var count: Int {
-        switch source {
-        case .values(let v): v.count
-        case .path(let segments): segments.count + 1
-        }
-    }
+    /// Keyframes: the values, or the path's segments + 1. Stored: each sample asks, and reading
+    /// it from `source` was one more heap block (a cache miss on a big tree) per sample.
+    let count: Int
 
     init?(animation a: CAKeyframeAnimation, kind: AnimatableValueKind) {
         var mode = a.calculationMode
@@ -71,6 +68,7 @@ struct KeyframeTrack {
         case .values(let v): n = v.count
         case .path(let s): n = s.count + 1
         }
+        count = n
 
         // Key times: the given ones where they fit the mode, else even spacing (paced: below).
         var times = KeyTimes.resolve((a.keyTimes ?? []).map(\.doubleValue), mode: mode, count: n, alongPath: a.path != nil).times ?? []

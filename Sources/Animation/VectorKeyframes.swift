@@ -11,16 +11,16 @@ import Timing
 /// A class so compiled animations borrow it instead of copying its arrays every frame.
 public final class VectorKeyframes: @unchecked Sendable {
     public let kind: AnimatableValueKind
-    private let track: KeyframeTrack
-    private let values: [SIMD4<Double>]
+    let track: KeyframeTrack
+    let values: [SIMD4<Double>]
     /// Outgoing and incoming tangents per keyframe (cubic modes); empty otherwise.
-    private let tangentsOut: [SIMD4<Double>]
-    private let tangentsIn: [SIMD4<Double>]
+    let tangentsOut: [SIMD4<Double>]
+    let tangentsIn: [SIMD4<Double>]
     /// The value at fraction 1, added per completed cycle by cumulative animations.
     public let end: SIMD4<Double>
 
     /// Points along a path source (empty for values).
-    private let segments: [PathSegment]
+    let segments: [PathSegment]
 
     /// Nil unless every keyframe (and tangent) is a vector of one kind, or the track follows a
     /// path (points).

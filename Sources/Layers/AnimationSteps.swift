@@ -66,17 +66,24 @@ struct AnimationSteps {
     private let storage: Storage?
     /// The storage's lists, held inline (in the layer): reading them costs no trip to the
     /// storage object.
-    private let context: Context
+    let context: Context
 
-    var isEmpty: Bool { storage == nil }
+    /// Read through the lists (trivial values): testing `storage` would retain and release it.
+    var isEmpty: Bool { context.steps.isEmpty }
 
-    init() { storage = nil; context = Context() }
+    /// Whether a vector or keyframe step writes a value of the geometry block (whose copy a
+    /// layer's evaluation then takes from `ReusableGeometry`).
+    let writesGeometry: Bool
+
+    init() { storage = nil; context = Context(); writesGeometry = false }
 
     init(_ attached: [AttachedAnimation]) {
         var builder = Builder()
         for item in attached { builder.append(item.program, removedOnCompletion: item.isRemovedOnCompletion) }
         storage = builder.steps.isEmpty ? nil : Storage(builder)
         context = storage?.lists ?? Context()
+        writesGeometry = builder.vectors.contains { $0.slot.isInGeometryBlock }
+            || builder.keyframes.contains { $0.slot.isInGeometryBlock }
     }
 
     /// Collects the steps and their data while compiling.
@@ -169,16 +176,18 @@ struct AnimationSteps {
         }
     }
 
-    /// Applies every step at the layer's local time `t` to `state`; `model` holds the model values.
+    /// Applies the steps at `steps` (kept alive by their layer) at the layer's local time `t` to
+    /// `state`; `model` holds the model values. Static, on a pointer: a method called on
+    /// `pointer.pointee` gets a copy of the value, a retain and release of its storage per call.
     @inline(__always)
-    func apply(parentTime t: Double, model: UnsafePointer<LayerProperties>, to state: inout LayerProperties) {
-        guard storage != nil else { return }
+    static func apply(_ steps: UnsafePointer<AnimationSteps>, parentTime t: Double, model: UnsafePointer<LayerProperties>,
+                      to state: inout LayerProperties) {
+        let context = steps.pointee.context
         context.apply(from: 0, to: context.steps.count, parentTime: t, model: model, to: &state)
-        withExtendedLifetime(storage) {}
     }
 
     /// The lists read while applying; `Context()` has no steps.
-    private struct Context {
+    struct Context {
         var steps = UnsafeBufferPointer<Step>(start: nil, count: 0)
         var vectors = UnsafeBufferPointer<VectorStep>(start: nil, count: 0)
         var keyframes = UnsafeBufferPointer<KeyframeStep>(start: nil, count: 0)

@@ -91,16 +91,23 @@ extension CALayer {
 
     /// The layer's properties at its local time `t`, with every attached animation applied in order.
     public func presentationProperties(atLocalTime t: CFTimeInterval) -> LayerProperties {
-        guard !animationSteps.isEmpty else { return properties }
-        var state = properties
         // Animations read the model in place (a copy would be one more reference to each block
         // and a retain and release of each, every frame; the access is a read, though spelled inout).
-        // The steps are read in place too: a copy would retain and release their storage, one
-        // more object (and cache line) touched per layer per frame.
-        withUnsafePointer(to: &properties) { model in
-            withUnsafePointer(to: &animationSteps) { $0.pointee.apply(parentTime: t, model: model, to: &state) }
+        // The steps are read in place too, the emptiness test included: a copy would retain and
+        // release their storage, one more object (and cache line) touched per layer per frame.
+        withUnsafePointer(to: &animationSteps) { steps in
+            guard !steps.pointee.isEmpty else { return properties }
+            var state = properties
+            if steps.pointee.writesGeometry, let block = takeReusableGeometry() {
+                // An earlier frame's copy, no longer in any tree: the copy-on-write copy without
+                // the allocation (the animations below then write into it in place).
+                block.values.pointee = properties.geometry.values.pointee
+                state.geometry = block
+            }
+            withUnsafePointer(to: &properties) { model in AnimationSteps.apply(steps, parentTime: t, model: model, to: &state) }
+            if state.geometry !== properties.geometry { keepReusableGeometry(state.geometry) }
+            return state
         }
-        return state
     }
 
     /// A copy of the layer with every active animation applied at the media clock's current time;

@@ -91,12 +91,17 @@ open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
     /// `estimatedPresentedLayerCount` as last counted, with the hierarchy generation it was
     /// counted in (`generation << 17 | count`; 0: never counted).
     let presentedLayerEstimate = Atomic<UInt64>(0)
+    /// The geometry block an earlier evaluation's animations wrote, held (retained) to be written
+    /// again once that evaluation's tree is gone (see `ReusableGeometry`).
+    let reusableGeometry = Atomic<Unmanaged<PropertyBlock<LayerGeometryValues>>?>(nil)
 
     /// A new layer with Core Animation's defaults.
     ///
     /// Subclasses override `init()`, `init(layer:)` and `init?(coder:)` as on Apple (all three,
     /// or none): presentation copies are made through an initializer they then inherit.
     public init() { configureContent() }
+
+    deinit { releaseReusableGeometry() }
 
     /// A copy of `layer`'s properties, custom key-value properties included (Core Animation uses
     /// this to make presentation layers; override it to copy a subclass's stored properties).

@@ -50,6 +50,14 @@ enum VectorSlot {
         }
     }
 
+    /// Whether the slot's property lives in `LayerProperties.geometry`.
+    var isInGeometryBlock: Bool {
+        switch self {
+        case .sublayerTransformField, .general: false
+        default: true
+        }
+    }
+
     /// The property's value as a vector; nil for a nil colour (and for `.general`).
     @inline(__always)
     func read(_ p: LayerProperties) -> SIMD4<Double>? {

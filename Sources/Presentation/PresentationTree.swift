@@ -349,10 +349,24 @@ public struct PresentationTree: Sendable {
             let first = children.count
             children.reserveCapacity(first + sublayers.count)
             var needsSort = false
-            for (i, sublayer) in sublayers.enumerated() {
-                children.append(nextIndex)
-                visit(sublayer, parent: index, siblingIndex: i, depth: depth + 1, isMask: false, parentFrame: frame)
-                needsSort = needsSort || layers[children[first + i] - base].properties.zPosition != 0
+            sublayers.withUnsafeBufferPointer { list in
+                for i in list.indices {
+                    // Memory ahead of need, one level of pointers per sibling (see
+                    // CALayer+Prefetch): the object four siblings on; the property blocks and
+                    // compiled animations three on, read from the object that came meanwhile;
+                    // then their keyframe tracks; then the tracks' arrays.
+                    if i + 4 < list.count { CALayer.prefetchObject(of: list, at: i + 4) }
+                    if i + 3 < list.count { CALayer.prefetchPresentationData(of: list, at: i + 3) }
+                    if i + 2 < list.count { CALayer.prefetchKeyframeTracks(of: list, at: i + 2) }
+                    if i + 1 < list.count { CALayer.prefetchKeyframeData(of: list, at: i + 1) }
+                    children.append(nextIndex)
+                    // Borrowed from `sublayers`, which holds it throughout: a retain and release
+                    // per layer per frame saved.
+                    Unmanaged.passUnretained(list[i])._withUnsafeGuaranteedRef { sublayer in
+                        visit(sublayer, parent: index, siblingIndex: i, depth: depth + 1, isMask: false, parentFrame: frame)
+                    }
+                    needsSort = needsSort || layers[children[first + i] - base].properties.zPosition != 0
+                }
             }
             if needsSort { sortByZPosition(&children, from: first) }
         }

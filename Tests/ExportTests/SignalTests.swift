@@ -66,7 +66,10 @@ final class SignalTests: XCTestCase {
             let fake = try VideoTestSupport.fakeFFmpeg(in: folder, script: "echo $$ > '\(marker.path)'\nexec sleep 30")
             let lamina = try LaminaProcess.start(["render", "long.json", "-o", "out.mp4", "--backend", "cpu"], in: folder,
                                                  environment: [FFmpegProcess.programVariable: fake])
-            XCTAssertTrue(VideoTestSupport.wait(30) { FileManager.default.fileExists(atPath: marker.path) || !lamina.process.isRunning })
+            // The shell creates the file before it writes the number: wait for a whole line.
+            XCTAssertTrue(VideoTestSupport.wait(30) {
+                (try? String(contentsOf: marker, encoding: .utf8))?.hasSuffix("\n") == true || !lamina.process.isRunning
+            })
             let pid = try XCTUnwrap(pid_t(String(decoding: try Data(contentsOf: marker), as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)))
             // 64×48 frames fill the 1 MiB pipe within about 90 frames: wait until lamina stops using the CPU.
@@ -113,7 +116,10 @@ final class SignalTests: XCTestCase {
             try? FileManager.default.removeItem(at: marker)
             let lamina = try LaminaProcess.start(["join", "a.mp4", "b.mp4", "-o", "joined.mp4"], in: folder,
                                                  environment: [FFmpegProcess.programVariable: fake])
-            XCTAssertTrue(VideoTestSupport.wait(30) { FileManager.default.fileExists(atPath: marker.path) || !lamina.process.isRunning })
+            // The shell creates the file before it writes the number: wait for a whole line.
+            XCTAssertTrue(VideoTestSupport.wait(30) {
+                (try? String(contentsOf: marker, encoding: .utf8))?.hasSuffix("\n") == true || !lamina.process.isRunning
+            })
             let pid = try XCTUnwrap(pid_t(String(decoding: try Data(contentsOf: marker), as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)), lamina.stderr)
             kill(lamina.process.processIdentifier, signal)
