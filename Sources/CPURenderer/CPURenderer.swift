@@ -36,6 +36,8 @@ public final class CPURenderer: RenderBackend {
     var drawsCopiedPassesDirectly = true { didSet { reuse.reset() } }
     /// Whether the packed loops draw what they can (tests turn them off to compare).
     var usesFastPaths = true { didSet { reuse.reset() } }
+    /// Whether masked textures are drawn only where their mask holds anything (tests turn it off).
+    var narrowsToMasks = true { didSet { reuse.reset() } }
     /// Whether passes drawn the same as last frame keep their pixels (tests turn it off to compare).
     var reusesPasses = true { didSet { reuse.reset() } }
     /// Which passes keep last frame's pixels.
@@ -186,6 +188,7 @@ public final class CPURenderer: RenderBackend {
             guard let paint = paint(item, images: images, passTextures: passTextures) else { continue }
             let mask = item.maskPass.flatMap { passTextures[$0] }
             if item.maskPass != nil, mask == nil { continue }
+            mask?.makeTiles()
             if let p = PreparedItem(item, order: order, bounds: bounds, paint: paint, mask: mask) { prepared.append(p) }
             if item.body?.cornerPair != nil { prepareCorners(of: item, order: order, bounds: bounds, images: images, into: &prepared) }
         }
@@ -207,6 +210,7 @@ public final class CPURenderer: RenderBackend {
         let bands = Self.bandCount(work: work, height: height, threads: threads)
         var rasterizer = PassRasterizer(target: pixels, owner: owner, width: width, written: extents)
         rasterizer.fastPaths = usesFastPaths
+        rasterizer.narrowsToMasks = narrowsToMasks
         drawSerial &+= 1
         rasterizer.drawSerial = drawSerial
         Self.forEachBand(bands, height: height, threads: threads) { rows in

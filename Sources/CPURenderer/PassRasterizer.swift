@@ -16,6 +16,9 @@ struct PassRasterizer {
     /// Whether the packed loops may draw what they can (false: everything through the Float
     /// shading loop, which tests compare them with).
     var fastPaths = true
+    /// Whether masked textures are drawn only where their mask holds anything (false: over the
+    /// whole item, which tests compare with).
+    var narrowsToMasks = true
     /// Names this draw of the items among the renderer's draws (with an item's order: one item's
     /// draw, whichever band draws it).
     var drawSerial = 0

@@ -54,6 +54,12 @@ extension PassRasterizer {
         let texels = texture.texels, maskTexels = item.mask?.texels
         let textureWidth = texture.width, textureHeight = texture.height
         let tiles = texture.tiles.map { Tiles(map: $0, columns: texture.tileColumns, width: textureWidth, height: textureHeight) }
+        // A mask pass has the content pass's size; where its samples reach only transparent
+        // texels, so does the masked sample (a gradient masked by an ellipse: the corners).
+        let maskTiles = !narrowsToMasks ? nil : item.mask.flatMap { mask in
+            mask.width == textureWidth && mask.height == textureHeight
+                ? mask.tiles.map { Tiles(map: $0, columns: mask.tileColumns, width: textureWidth, height: textureHeight) } : nil
+        }
         // A texture drawn again (one image under many layers) is sampled from its widened copy:
         // the same mix without widening four texels per sample.
         let widened = texture.widenedTexelsIfReused(draw: drawSerial << 32 | Int(item.order))
@@ -106,7 +112,7 @@ extension PassRasterizer {
                 var fu = tu, fv = tv
                 // The block's samples lie between its ends: where all they reach is transparent,
                 // none changes the target (claiming items write even nothing, so they draw on).
-                if !claiming, let tiles, tiles.areEmpty(u: tu, nu, v: tv, nv) {
+                if !claiming, tiles?.areEmpty(u: tu, nu, v: tv, nv) == true || maskTiles?.areEmpty(u: tu, nu, v: tv, nv) == true {
                     x += n
                     (tu, tv) = (nu, nv)
                     continue
@@ -162,16 +168,24 @@ extension PassRasterizer {
         let texels = texture.texels, mask = item.mask?.texels
         let tw = texture.width, th = texture.height
         let order = item.order
+        // Where the mask (the content's size) is transparent the masked texel is nothing, which
+        // changes no pixel unless the item claims them: its rows are narrowed to the mask's too.
+        let maskExtents = claiming || !narrowsToMasks ? nil : item.mask.flatMap { $0.width == tw && $0.height == th ? RowExtents($0) : nil }
+        /// `span` narrowed to the columns whose texels hold anything by `extents` (empty: none).
+        @inline(__always) func narrowed(_ span: Range<Int>, _ extents: RowExtents?, row y: Int) -> Range<Int> {
+            guard let extents else { return span }
+            guard let (lo, hi) = extents.columns(rows: y + offset.1, y + offset.1) else { return 0..<0 }
+            let x0 = lo > 0 ? max(span.lowerBound, lo - offset.0) : span.lowerBound
+            let x1 = hi < tw ? min(span.upperBound, hi - offset.0) : span.upperBound
+            return x1 > x0 ? x0..<x1 : 0..<0
+        }
         for y in rows {
             var span = item.polygon.span(row: y)
             guard !span.isEmpty else { continue }
-            if let extents {
-                guard let (lo, hi) = extents.columns(rows: y + offset.1, y + offset.1) else { continue }
-                let x0 = lo > 0 ? max(span.lowerBound, lo - offset.0) : span.lowerBound
-                let x1 = hi < tw ? min(span.upperBound, hi - offset.0) : span.upperBound
-                guard x1 > x0 else { continue }
-                span = x0..<x1
-            }
+            span = narrowed(span, extents, row: y)
+            guard !span.isEmpty else { continue }
+            span = narrowed(span, maskExtents, row: y)
+            guard !span.isEmpty else { continue }
             let ty = min(max(y + offset.1, 0), th - 1) * tw
             let texelRow = texels + ty, maskRow = mask.map { $0 + ty }
             let row = pixels + y * width

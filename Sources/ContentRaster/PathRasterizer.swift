@@ -11,11 +11,53 @@ public enum PathRasterizer {
     /// The image for `input`, or nil when its pixel size is empty or too large.
     /// An absent or empty path gives a transparent image.
     public static func rasterize(_ input: ShapeRasterInput) -> Image? {
+        #if _endian(little)
+        return rasterizeInPlace(input)
+        #else
+        return rasterizeConverting(input)
+        #endif
+    }
+
+    /// cairo draws into a surface of its own (native 0xAARRGGBB words), repacked into RGBA bytes.
+    package static func rasterizeConverting(_ input: ShapeRasterInput) -> Image? {
         guard let canvas = CairoCanvas(width: input.pixelWidth, height: input.pixelHeight) else { return nil }
         if let path = input.path, !path.isEmpty, input.transform.isInvertibleForRaster {
             draw(path, style: input.style, transform: input.transform, on: canvas.context)
         }
         return canvas.image()
+    }
+
+    /// cairo draws straight into the image's bytes, with red and blue exchanged in the colours:
+    /// its native 0xAARRGGBB word then holds 0xAABBGGRR, stored little-endian as the bytes R, G,
+    /// B, A, and a solid fill or stroke treats the channels alike, so these are the bytes
+    /// `rasterizeConverting` repacks — without a second surface, a copy or a repacking pass, which
+    /// a large animated shape paid every frame.
+    package static func rasterizeInPlace(_ input: ShapeRasterInput) -> Image? {
+        let width = input.pixelWidth, height = input.pixelHeight
+        // cairo's own limit is 32767 per side; Image's is 32768.
+        guard width > 0, height > 0, width < 1 << 15, height < 1 << 15,
+              Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width))) == width * 4 else { return nil }
+        var drawn = false
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { bytes, initialized in
+            initialized = bytes.count
+            guard let surface = cairo_image_surface_create_for_data(bytes.baseAddress, CAIRO_FORMAT_ARGB32, Int32(width),
+                                                                    Int32(height), Int32(width * 4)) else { return }
+            defer { cairo_surface_destroy(surface) }
+            guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = cairo_create(surface) else { return }
+            // Cleared by cairo, so it knows the surface is clear, as it knows a surface it made
+            // is: its first fill then takes the same path (one that rounds a little differently
+            // from source-over onto pixels it cannot tell are transparent).
+            cairo_set_operator(context, CAIRO_OPERATOR_CLEAR)
+            cairo_paint(context)
+            cairo_set_operator(context, CAIRO_OPERATOR_OVER)
+            if let path = input.path, !path.isEmpty, input.transform.isInvertibleForRaster {
+                draw(path, style: input.style.swappingRedAndBlue, transform: input.transform, on: context)
+            }
+            cairo_destroy(context)
+            cairo_surface_finish(surface)  // every pixel written before the bytes are read
+            drawn = true
+        }
+        return drawn ? Image(width: width, height: height, pixels: pixels) : nil
     }
 
     /// The image of `path` painted with `style` at `pixelWidth`×`pixelHeight` pixels, with

@@ -76,6 +76,19 @@ public struct ShapeStyle: Hashable, Sendable {
         return start > 0 || end < 1
     }
 
+    /// This style with red and blue exchanged in its colours (`PathRasterizer.rasterizeInPlace`).
+    var swappingRedAndBlue: ShapeStyle {
+        func swapped(_ color: CGColor?) -> CGColor? {
+            guard let color else { return nil }
+            let c = color.clampedComponents
+            return CGColor(red: c.blue, green: c.green, blue: c.red, alpha: c.alpha)
+        }
+        var style = self
+        style.fillColor = swapped(fillColor)
+        style.strokeColor = swapped(strokeColor)
+        return style
+    }
+
     /// Whether a stroke is drawn at all.
     var strokes: Bool {
         guard let strokeColor, strokeColor.alpha > 0 else { return false }

@@ -75,7 +75,7 @@ extension RenderPlanBuilder.Walk {
         // of it that can show (and left whole when all of it can, so unchanged frames hit the cache).
         let reach: CGRect
         switch p.content {
-        case .shape(let shape) where shape.path != nil:
+        case .shape(let shape) where shape.path != nil && shape.paints:
             let strokes = shape.strokeColor != nil && shape.lineWidth > 0
             let outset = strokes ? shape.lineWidth / 2 * max(shape.miterLimit.isFinite ? shape.miterLimit : 1, 2.0.squareRoot()) + 1 : 1
             reach = shape.path!.boundingBox.insetBy(dx: -outset, dy: -outset)
@@ -104,8 +104,12 @@ extension RenderPlanBuilder.Walk {
         }
         let toTarget = shift == .zero ? toTarget : Self.moved(toTarget, by: shift)
         guard !reach.isNull, let visible = VisibleRegion.clip(reach, toTarget: toTarget, target: samplingTarget) else { return }
-        if visible != reach, case .shape = request { request = .clipped(request, region: Self.rasterTile(visible, scale: request.requestedScale)) }
-        if visible != reach, case .alignedShape = request { request = .clipped(request, region: Self.rasterTile(visible, scale: request.requestedScale)) }
+        if visible != reach, case .shape = request {
+            request = .clipped(request, region: Self.rasterTile(visible, scale: request.requestedScale, pixels: Self.shapeTilePixels))
+        }
+        if visible != reach, case .alignedShape = request {
+            request = .clipped(request, region: Self.rasterTile(visible, scale: request.requestedScale, pixels: Self.shapeTilePixels))
+        }
         if visible != reach, case .text(_, _, let s) = request {
             request = .clipped(request, region: Self.rasterTile(visible.offsetBy(dx: -p.bounds.minX, dy: -p.bounds.minY), scale: s))
         }
@@ -285,10 +289,15 @@ extension RenderPlanBuilder.Walk {
 }
 
 extension RenderPlanBuilder.Walk {
-    /// `region` grown to whole tiles of 256 raster pixels at `scale`: a clipped raster keeps the
-    /// unclipped one's pixel grid, and content moving a little reuses the same raster.
-    static func rasterTile(_ region: CGRect, scale: CGFloat) -> CGRect {
-        let step = 256 / max(scale, 1e-6)
+    /// The tile side (raster pixels) a partly visible shape is clipped to: finer than text's, as
+    /// shapes that move by fractions of a pixel are rasterized anew anyway (Boat's water, half
+    /// off the frame, drew a third of its raster outside it with 256).
+    static let shapeTilePixels: CGFloat = 64
+
+    /// `region` grown to whole tiles of `pixels` raster pixels at `scale`: a clipped raster keeps
+    /// the unclipped one's pixel grid, and content moving a little reuses the same raster.
+    static func rasterTile(_ region: CGRect, scale: CGFloat, pixels: CGFloat = 256) -> CGRect {
+        let step = pixels / max(scale, 1e-6)
         return VisibleRegion.snapped(region, origin: .zero, step: CGSize(width: step, height: step))
     }
 }

@@ -43,7 +43,7 @@ extension RenderPlanBuilder.Walk {
         let side = CGFloat(SceneLimits.maximumRasterSide)
         guard visible.width < side - 2, visible.height < side - 2 else { return false }
         var request = ContentRequest.placedShape(shape, transform: toRaster)
-        if visible != whole { request = .clipped(request, region: Self.rasterTile(visible, scale: 1)) }
+        if visible != whole { request = .clipped(request, region: Self.rasterTile(visible, scale: 1, pixels: Self.shapeTilePixels)) }
         guard let rasterized = rasterizer.rasterize(request, stopwatch: stopwatch) else { return true }
         offscreen.append(OffscreenArea(layer: path, purpose: "path", width: rasterized.image.width, height: rasterized.image.height))
         items.append(tagged(DrawItem(layer: path, role: "path", transform: CATransform3DMakeTranslation(offset.x, offset.y, 0),

@@ -239,6 +239,45 @@ final class PathRasterizerTests: XCTestCase {
         XCTAssertNil(PathRasterizer.rasterize(ShapeRasterInput(shape: shape, region: .zero, scale: 1)))
     }
 
+    /// cairo drawing straight into the image's bytes with red and blue exchanged in the colours
+    /// gives the bytes of drawing into a surface of its own and repacking them: fills and
+    /// strokes, translucent and opaque, even-odd, dashes split by a trim (a mask group), under a
+    /// rotation, with colours whose red and blue differ.
+    func testDrawingInPlaceGivesTheRepackedBytes() throws {
+        let path = CGMutablePath()
+        path.addEllipse(in: CGRect(x: 3, y: 4, width: 27, height: 19))
+        path.addRect(CGRect(x: 12, y: 8, width: 20, height: 25))
+        path.move(to: CGPoint(x: 2, y: 36))
+        path.addCurve(to: CGPoint(x: 37, y: 30), control1: CGPoint(x: 12, y: 20), control2: CGPoint(x: 28, y: 44))
+        let orange = CGColor(red: 0.93, green: 0.41, blue: 0.07, alpha: 0.62)
+        let teal = CGColor(red: 0.05, green: 0.55, blue: 0.81, alpha: 0.8)
+        // Translucent colours with red and blue far apart, both ways round.
+        let colours = (0..<10).map { k -> CGColor in
+            let t = CGFloat(k) / 9
+            return CGColor(red: 0.97 - 0.9 * t, green: 0.3 + 0.05 * CGFloat(k % 3), blue: 0.04 + 0.9 * t, alpha: 0.15 + 0.085 * CGFloat(k))
+        }
+        let styles = colours.map { ShapeStyle(fillColor: $0) } + colours.map { ShapeStyle(fillColor: nil, strokeColor: $0, lineWidth: 1.7) } + [
+            ShapeStyle(fillColor: orange),
+            ShapeStyle(fillColor: CGColor(red: 0.9, green: 0.2, blue: 0.1, alpha: 1), fillRule: .evenOdd),
+            ShapeStyle(fillColor: orange, strokeColor: teal, lineWidth: 3.5, lineCap: .round, lineJoin: .bevel),
+            ShapeStyle(fillColor: nil, strokeColor: teal, lineWidth: 2.25, lineDashPattern: [5, 2, 1], lineDashPhase: 1.5,
+                       strokeStart: 0.3, strokeEnd: 0.95),
+        ]
+        for (i, style) in styles.enumerated() {
+            for transform in [CGAffineTransform.identity, CGAffineTransform(a: 0.8, b: 0.6, c: -0.6, d: 0.8, tx: 18, ty: -4)] {
+                let input = ShapeRasterInput(path: path, style: style, pixelWidth: 41, pixelHeight: 39, transform: transform)
+                let inPlace = try XCTUnwrap(PathRasterizer.rasterizeInPlace(input))
+                let converted = try XCTUnwrap(PathRasterizer.rasterizeConverting(input))
+                XCTAssertGreaterThan(inPlace.pixels.filter { $0 != 0 }.count, 200, "style \(i) paints")
+                let differing = zip(inPlace.pixels, converted.pixels).enumerated().filter { $0.element.0 != $0.element.1 }
+                XCTAssertTrue(differing.isEmpty, "style \(i), \(transform): \(differing.count) bytes differ, first \(differing.prefix(8).map { "\($0.offset % 4)@\($0.offset / 4): \($0.element.0) vs \($0.element.1)" })")
+                XCTAssertTrue(try XCTUnwrap(PathRasterizer.rasterize(input)).pixels == converted.pixels)
+            }
+        }
+        let orangeSquare = try render(CGPath(rect: CGRect(x: 0, y: 0, width: 10, height: 10)), ShapeStyle(fillColor: orange))
+        XCTAssertPixel(orangeSquare, 5, 5, (147, 65, 11, 158))  // premultiplied R, G, B, A in that order
+    }
+
     func testPaintedBoundsCoverTheStroke() {
         let path = CGPath(rect: CGRect(x: 0, y: 0, width: 10, height: 10))
         let style = ShapeStyle(strokeColor: .black, lineWidth: 4, lineJoin: .round)
