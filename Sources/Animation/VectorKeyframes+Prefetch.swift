@@ -7,7 +7,7 @@ import CPrefetch
 
 extension VectorKeyframes {
     /// Starts loading the arrays sampling reads (the object itself best in cache already).
-    public func prefetchSamplingData() {
+    package func prefetchSamplingData() {
         Self.prefetch(track.keyTimes)
         if segments.isEmpty {
             Self.prefetch(values)

@@ -72,7 +72,7 @@ struct AnimationSteps {
     var isEmpty: Bool { context.steps.isEmpty }
 
     /// Whether a vector or keyframe step writes a value of the geometry block (whose copy a
-    /// layer's evaluation then takes from `ReusableGeometry`).
+    /// layer's evaluation then takes from `CALayer.reusableGeometry`).
     let writesGeometry: Bool
 
     init() { storage = nil; context = Context(); writesGeometry = false }

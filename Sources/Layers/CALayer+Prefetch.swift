@@ -1,10 +1,11 @@
 import CPrefetch
 
 // Presenting a big tree waits on memory more than it computes: each layer's object, property
-// blocks and compiled animations lie in their own heap blocks, and the first read of each is a
-// cache miss. The evaluation knows the next siblings one layer ahead, so it asks for their memory
-// before it needs it: the object two siblings ahead (its fields say where the rest is), the rest
-// of the next sibling's data (its object arrived meanwhile). Hints only: no value changes.
+// blocks, compiled animations and keyframe tracks lie in their own heap blocks, and the first
+// read of each is a cache miss. The evaluation knows the siblings it presents next, so it asks
+// for their memory before it needs it, one level of pointers per sibling (each level's addresses
+// are read from memory the level before brought in; see `Builder.appendSublayers`). Hints only:
+// no value changes. Package API: for Presentation, not for users of `CALayer`.
 
 extension CALayer {
     /// Starts loading the first cache lines of the layer object `layers[index]`, where what
@@ -12,7 +13,7 @@ extension CALayer {
     /// compiled animations). Takes no reference: retaining an object not yet in cache would
     /// wait for it, the very wait this avoids.
     @inline(__always)
-    public static func prefetchObject(of layers: UnsafeBufferPointer<CALayer>, at index: Int) {
+    package static func prefetchObject(of layers: UnsafeBufferPointer<CALayer>, at index: Int) {
         lamina_prefetch(UnsafeRawPointer(layers.baseAddress! + index).load(as: UnsafeRawPointer.self), 192)
     }
 
@@ -20,7 +21,7 @@ extension CALayer {
     /// blocks and its compiled animations. Best called once the object is in cache
     /// (`prefetchObject(of:at:)` a sibling earlier), since the addresses are read from it.
     @inline(__always)
-    public static func prefetchPresentationData(of layers: UnsafeBufferPointer<CALayer>, at index: Int) {
+    package static func prefetchPresentationData(of layers: UnsafeBufferPointer<CALayer>, at index: Int) {
         let object = UnsafeRawPointer(layers.baseAddress! + index).load(as: UnsafeRawPointer.self)
         Unmanaged<CALayer>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.prefetchPresentationData() }
     }
@@ -29,7 +30,7 @@ extension CALayer {
     /// objects (`objects`), once its compiled animations are in cache (`prefetchPresentationData`),
     /// or the arrays they sample, once the objects are.
     @inline(__always)
-    public static func prefetchKeyframeTracks(of layers: UnsafeBufferPointer<CALayer>, at index: Int, objects: Bool) {
+    package static func prefetchKeyframeTracks(of layers: UnsafeBufferPointer<CALayer>, at index: Int, objects: Bool) {
         let object = UnsafeRawPointer(layers.baseAddress! + index).load(as: UnsafeRawPointer.self)
         Unmanaged<CALayer>.fromOpaque(object)._withUnsafeGuaranteedRef { layer in
             withUnsafePointer(to: &layer.animationSteps) { AnimationSteps.prefetchTracks($0, objects: objects) }

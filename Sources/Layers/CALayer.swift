@@ -92,7 +92,7 @@ open class CALayer: CAMediaTiming, CAAnimationHost, CustomStringConvertible {
     /// counted in (`generation << 17 | count`; 0: never counted).
     let presentedLayerEstimate = Atomic<UInt64>(0)
     /// The geometry block an earlier evaluation's animations wrote, held (retained) to be written
-    /// again once that evaluation's tree is gone (see `ReusableGeometry`).
+    /// again once that evaluation's tree is gone (see ReusableGeometry.swift).
     let reusableGeometry = Atomic<Unmanaged<PropertyBlock<LayerGeometryValues>>?>(nil)
 
     /// A new layer with Core Animation's defaults.
