@@ -8,36 +8,29 @@ import CPrefetch
 // no value changes. Package API: for Presentation, not for users of `CALayer`.
 
 extension CALayer {
-    /// Starts loading the first cache lines of the layer object `layers[index]`, where what
-    /// presenting it reads first is declared (values, sublayers, mask, display generation,
-    /// compiled animations). Takes no reference: retaining an object not yet in cache would
-    /// wait for it, the very wait this avoids.
-    @inline(__always)
-    package static func prefetchObject(of layers: UnsafeBufferPointer<CALayer>, at index: Int) {
-        lamina_prefetch(UnsafeRawPointer(layers.baseAddress! + index).load(as: UnsafeRawPointer.self), 192)
-    }
-
-    /// Starts loading what presenting `layers[index]` reads past its object: its two property
-    /// blocks and its compiled animations. Best called once the object is in cache
-    /// (`prefetchObject(of:at:)` a sibling earlier), since the addresses are read from it.
-    @inline(__always)
-    package static func prefetchPresentationData(of layers: UnsafeBufferPointer<CALayer>, at index: Int) {
-        let object = UnsafeRawPointer(layers.baseAddress! + index).load(as: UnsafeRawPointer.self)
-        Unmanaged<CALayer>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.prefetchPresentationData() }
-    }
-
-    /// Starts loading the keyframe tracks the compiled animations of `layers[index]` sample: their
-    /// objects (`objects`), once its compiled animations are in cache (`prefetchPresentationData`),
-    /// or the arrays they sample, once the objects are.
-    @inline(__always)
-    package static func prefetchKeyframeTracks(of layers: UnsafeBufferPointer<CALayer>, at index: Int, objects: Bool) {
-        let object = UnsafeRawPointer(layers.baseAddress! + index).load(as: UnsafeRawPointer.self)
-        Unmanaged<CALayer>.fromOpaque(object)._withUnsafeGuaranteedRef { layer in
-            withUnsafePointer(to: &layer.animationSteps) { AnimationSteps.prefetchTracks($0, objects: objects) }
+    /// Asks for the memory of the siblings after `layers[index]`, which is about to be
+    /// presented, one level of pointers per sibling: the object of the fourth one on (where what
+    /// presenting it reads first is declared); the property blocks and compiled animations of the
+    /// third, read from its object that arrived meanwhile; the keyframe track objects of the
+    /// second; those tracks' arrays for the next. No sibling is retained: retaining an object not
+    /// yet in cache would wait for it, the very wait this avoids.
+    package static func prefetchSiblings(after index: Int, in layers: UnsafeBufferPointer<CALayer>) {
+        func layer(_ k: Int) -> Unmanaged<CALayer> {
+            Unmanaged.fromOpaque(UnsafeRawPointer(layers.baseAddress! + k).load(as: UnsafeRawPointer.self))
         }
+        let n = layers.count
+        if index + 4 < n { lamina_prefetch(layer(index + 4).toOpaque(), 192) }
+        if index + 3 < n { layer(index + 3)._withUnsafeGuaranteedRef { $0.prefetchPresentationData() } }
+        if index + 2 < n { layer(index + 2)._withUnsafeGuaranteedRef { $0.prefetchKeyframeTracks(objects: true) } }
+        if index + 1 < n { layer(index + 1)._withUnsafeGuaranteedRef { $0.prefetchKeyframeTracks(objects: false) } }
     }
 
-    func prefetchPresentationData() {
+    /// The keyframe tracks' objects (`objects`) or, once those are in cache, their arrays.
+    private func prefetchKeyframeTracks(objects: Bool) {
+        withUnsafePointer(to: &animationSteps) { AnimationSteps.prefetchTracks($0, objects: objects) }
+    }
+
+    private func prefetchPresentationData() {
         withUnsafePointer(to: &properties) { p in
             lamina_prefetch(UnsafeRawPointer(Unmanaged.passUnretained(p.pointee.geometry).toOpaque()),
                             16 + MemoryLayout<LayerGeometryValues>.size)

@@ -351,14 +351,8 @@ public struct PresentationTree: Sendable {
             var needsSort = false
             sublayers.withUnsafeBufferPointer { list in
                 for i in list.indices {
-                    // Memory ahead of need, one level of pointers per sibling (see
-                    // CALayer+Prefetch): the object four siblings on; the property blocks and
-                    // compiled animations three on, read from the object that came meanwhile;
-                    // then their keyframe tracks; then the tracks' arrays.
-                    if i + 4 < list.count { CALayer.prefetchObject(of: list, at: i + 4) }
-                    if i + 3 < list.count { CALayer.prefetchPresentationData(of: list, at: i + 3) }
-                    if i + 2 < list.count { CALayer.prefetchKeyframeTracks(of: list, at: i + 2, objects: true) }
-                    if i + 1 < list.count { CALayer.prefetchKeyframeTracks(of: list, at: i + 1, objects: false) }
+                    // Memory ahead of need (a big tree waits on memory more than it computes).
+                    CALayer.prefetchSiblings(after: i, in: list)
                     children.append(nextIndex)
                     // Borrowed from `sublayers`, which holds it throughout: a retain and release
                     // per layer per frame saved.
