@@ -104,14 +104,15 @@ extension RenderPlanBuilder.Walk {
         }
         let toTarget = shift == .zero ? toTarget : Self.moved(toTarget, by: shift)
         guard !reach.isNull, let visible = VisibleRegion.clip(reach, toTarget: toTarget, target: samplingTarget) else { return }
-        if visible != reach, case .shape = request {
-            request = .clipped(request, region: Self.rasterTile(visible, scale: request.requestedScale, pixels: Self.shapeTilePixels))
-        }
-        if visible != reach, case .alignedShape = request {
-            request = .clipped(request, region: Self.rasterTile(visible, scale: request.requestedScale, pixels: Self.shapeTilePixels))
-        }
-        if visible != reach, case .text(_, _, let s) = request {
-            request = .clipped(request, region: Self.rasterTile(visible.offsetBy(dx: -p.bounds.minX, dy: -p.bounds.minY), scale: s))
+        if visible != reach {
+            switch request {
+            case .shape, .alignedShape:
+                request = .clipped(request, region: Self.rasterTile(visible, scale: request.requestedScale, pixels: Self.shapeTilePixels))
+            case .text(_, _, let s):
+                request = .clipped(request, region: Self.rasterTile(visible.offsetBy(dx: -p.bounds.minX, dy: -p.bounds.minY), scale: s))
+            default:
+                break
+            }
         }
         guard let rasterized = rasterizer.rasterize(request, stopwatch: stopwatch) else { return }
         // Text is laid out from the bounds' origin; shapes are placed where their paths are.
