@@ -17,7 +17,6 @@ extension GLRenderer {
 
     /// Deletes the texture of `image`, if one was uploaded (video frames are drawn once).
     public func forget(_ image: CGImage) {
-        if lastTexture?.image == ObjectIdentifier(image) { lastTexture = nil }
         guard let entry = textures.removeValue(forKey: ObjectIdentifier(image)) else { return }
         var texture = entry.texture
         glDeleteTextures(1, &texture)
@@ -27,8 +26,6 @@ extension GLRenderer {
     /// The texture of a contents image, uploaded on first use and kept while it is drawn.
     func texture(for image: CGImage, images: ImageProvider, mipmapped: Bool) -> GLuint? {
         let key = ObjectIdentifier(image)
-        // The last texture asked for this frame (every card of a pass asks for one corner pair).
-        if let last = lastTexture, last.image == key, last.frame == frameNumber, last.mipmapped || !mipmapped { return last.texture }
         textureUse[key] = frameNumber
         if let entry = textures[key] {
             if mipmapped, !entry.mipmapped {
@@ -36,7 +33,6 @@ extension GLRenderer {
                 glGenerateMipmap(GLenum(GL_TEXTURE_2D))
                 textures[key] = (entry.texture, image, true, entry.opaque)
             }
-            lastTexture = (key, frameNumber, mipmapped || entry.mipmapped, entry.texture)
             return entry.texture
         }
         guard let pixels = images.pixels(for: image) else { return nil }
@@ -54,7 +50,6 @@ extension GLRenderer {
         if mipmapped { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
         let opaque = pixels.isOpaque
         textures[key] = (texture, image, mipmapped, opaque)
-        lastTexture = (key, frameNumber, mipmapped, texture)
         return texture
     }
 

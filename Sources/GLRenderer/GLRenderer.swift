@@ -41,8 +41,6 @@ public final class GLRenderer: RenderBackend {
     /// deleted, so content rasterized anew every frame (an animated path) cannot pile up.
     var textureUse: [ObjectIdentifier: Int] = [:]
     var frameNumber = 0
-    /// The texture `texture(for:)` last returned, in frame `frame` (evictions come between frames).
-    var lastTexture: (image: ObjectIdentifier, frame: Int, mipmapped: Bool, texture: GLuint)?
     static let textureLifetime = 30
     var targets: [Target] = []
     /// The opaque items of the pass being drawn, which hide what lies wholly under them.

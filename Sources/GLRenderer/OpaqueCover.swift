@@ -60,8 +60,8 @@ struct OpaqueCover {
         var shift = 6
         while ((maxX - minX) >> shift + 1) * ((maxY - minY) >> shift + 1) > 4096 { shift += 1 }
         grid = (minX, minY, (maxX - minX) >> shift + 1, (maxY - minY) >> shift + 1, shift)
-        // The cells a box reaches into: columns x0…x1, rows y0…y1 (plain integer loops below: a
-        // `ClosedRange` in a tuple went through unspecialised index witnesses per cell).
+        // The cells a box reaches into: columns x0…x1, rows y0…y1 (plain bounds: a `ClosedRange`
+        // in a tuple went through unspecialised index witnesses per cell).
         func cells(_ b: Box) -> (x0: Int, x1: Int, y0: Int, y1: Int) {
             ((clamp(b.minX) - minX) >> shift, (clamp(b.maxX) - minX) >> shift,
              (clamp(b.minY) - minY) >> shift, (clamp(b.maxY) - minY) >> shift)
@@ -69,12 +69,7 @@ struct OpaqueCover {
         var counts = [Int](repeating: 0, count: grid.columns * grid.rows + 1)
         for (_, b) in boxes {
             let c = cells(b)
-            var y = c.y0
-            while y <= c.y1 {
-                var x = c.x0
-                while x <= c.x1 { counts[y * grid.columns + x + 1] += 1; x += 1 }
-                y += 1
-            }
+            for y in c.y0...c.y1 { for x in c.x0...c.x1 { counts[y * grid.columns + x + 1] += 1 } }
         }
         for i in 1..<counts.count { counts[i] += counts[i - 1] }
         cellStarts = counts
@@ -82,17 +77,11 @@ struct OpaqueCover {
         cellBoxes = [Int32](repeating: 0, count: counts[counts.count - 1])
         for (k, (_, b)) in boxes.enumerated() {
             let c = cells(b)
-            var y = c.y0
-            while y <= c.y1 {
-                var x = c.x0
-                while x <= c.x1 {
-                    let cell = y * grid.columns + x
-                    cellBoxes[next[cell]] = Int32(k)
-                    next[cell] += 1
-                    x += 1
-                }
-                y += 1
-            }
+            for y in c.y0...c.y1 { for x in c.x0...c.x1 {
+                let cell = y * grid.columns + x
+                cellBoxes[next[cell]] = Int32(k)
+                next[cell] += 1
+            } }
         }
     }
 
