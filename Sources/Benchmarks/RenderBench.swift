@@ -94,8 +94,10 @@ public enum RenderBench {
         public var backends: [BackendKind] = [.gpu, .cpu]
         /// The CPU backend's thread count (nil: one per core).
         public var threads: Int?
-        /// Whether each frame is planned while the one before draws (`FrameRenderer.plansAhead`).
+        /// Whether each frame may be planned while the one before draws (`FrameRenderer.plansAhead`).
         public var plansAhead = true
+        /// `FrameRenderer.planningAheadThreshold` (nil: the renderer's; 0: always plan ahead).
+        public var planningAheadThreshold: Double?
         /// Scene files to run instead of the built-in scenes (loaded by the caller).
         public var scenes: [BenchScenes.Scene]?
         /// Keeps the built-in scenes whose name contains this.
@@ -216,6 +218,7 @@ public enum RenderBench {
         // draws), without its budget check, which the single frames above skip too.
         renderer.budget = nil
         renderer.plansAhead = options.plansAhead
+        if let threshold = options.planningAheadThreshold { renderer.planningAheadThreshold = threshold }
         let stopwatch = Stopwatch(), sink = CountingSink()
         let start = Stopwatch.now()
         while Stopwatch.now() - start < seconds || sink.count < 5 {

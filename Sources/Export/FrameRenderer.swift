@@ -62,11 +62,11 @@ public final class FrameRenderer {
     public var plansAhead = true
     /// Planning ahead pays where planning a frame takes long enough that overlapping it with
     /// drawing gains more than handing the plan to another thread costs (waking it, the plan's
-    /// memory moving between cores): on the 2-core reference machine it loses on frames planned
-    /// in ~0.3 ms and gains 20–40 % where planning takes ≥ 0.5 ms. A run times its first frames
-    /// on the calling thread and plans ahead when the fastest of them took this long (seconds;
-    /// 0: whenever a run has more frames).
-    public var planningAheadThreshold = 0.45e-3
+    /// memory moving between cores): on the 2-core reference machine it is even on Lottie frames
+    /// planned in ~0.2 ms and gains 10–60 % from ~0.3 ms on. A run times its first frames on the
+    /// calling thread and plans ahead when the fastest of them took this long (seconds; 0: whenever
+    /// a run has more frames).
+    public var planningAheadThreshold = 0.2e-3
     /// Frames of a run planned on the calling thread and timed before it may plan ahead.
     static let framesTimedBeforePlanningAhead = 3
     /// The last render that passed the budget check (so an export checks once).
@@ -195,6 +195,8 @@ public final class FrameRenderer {
                 // Input frames are drawn once: their textures go at once, so memory stays flat.
                 for input in frame.inputs.values { backend.forget(input) }
                 try sink.consume(index, image)
+                // The last reference, so the planning thread frees it (see `PlanAhead.recycle`).
+                if let ahead { ahead.recycle(consume frame) }
                 done += 1
                 progress?(done)
                 if ahead == nil { ahead = startsPlanningAhead(after: index) }

@@ -20,6 +20,9 @@ struct PlannedFrame {
 /// one being handed over).
 final class PlanAhead: @unchecked Sendable {
     private let queue = BoundedQueue<Result<PlannedFrame, ExportError>>(capacity: 1)
+    /// Frames drawn, handed back to be freed on the planning thread: their memory came from its
+    /// malloc arena, and freeing it on the drawing thread would contend for that arena's lock.
+    private let spent = Mutex<[PlannedFrame]>([])
     private let finished = DispatchSemaphore(value: 0)
     private let plan: (Int) throws(ExportError) -> PlannedFrame
 
@@ -29,6 +32,7 @@ final class PlanAhead: @unchecked Sendable {
         // The thread holds the object until it has signalled `finished`.
         let thread = Thread { [self] in
             for index in frames {
+                _ = spent.withLock { frames -> [PlannedFrame] in defer { frames = [] }; return frames }
                 let frame: Result<PlannedFrame, ExportError>
                 do throws(ExportError) { frame = .success(try self.plan(index)) } catch { frame = .failure(error) }
                 guard queue.put(frame), case .success = frame else { break }
@@ -44,6 +48,11 @@ final class PlanAhead: @unchecked Sendable {
         // The thread stops only after a failure it queued, so a frame asked for always comes.
         guard let frame = queue.take() else { throw .cancelled }
         return try frame.get()
+    }
+
+    /// Hands a drawn frame back, for the planning thread to free.
+    func recycle(_ frame: PlannedFrame) {
+        spent.withLock { $0.append(frame) }
     }
 
     /// Drops what is planned and waits until the thread has let go of the tree.
