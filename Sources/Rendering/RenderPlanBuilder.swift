@@ -183,6 +183,9 @@ public struct RenderPlanBuilder {
             guard !p.isHidden, !tree.layers[index].isMask else { return }
             let opacity = inherited * max(0, min(1, p.opacity))
             guard opacity > 0 else { return }
+            // Scaled to nothing (as Lottie files hide layers): its plane, and every plane it
+            // flattens, meets the target in a line or a point, which draws no pixel.
+            if !tree.layers[index].preservesDepth, Self.collapsesPlane(toTarget) { return }
             if !p.isDoubleSided, Self.facesAway(p.bounds, toTarget) != targetIsFlipped { return }
             let isTransformLayer = p.content == .transformLayer
 
@@ -523,6 +526,13 @@ public struct RenderPlanBuilder {
 
         /// True when the layer's front face points away: its projected corners wind the other way
         /// (clockwise on screen, y down, is the front).
+        /// Whether `m` maps the plane z = 0 onto a line or a point: the determinant of the map of
+        /// (x, y, 1) it applies there is 0.
+        static func collapsesPlane(_ m: CATransform3D) -> Bool {
+            m.m11 * (m.m22 * m.m44 - m.m24 * m.m42) - m.m12 * (m.m21 * m.m44 - m.m24 * m.m41)
+                + m.m14 * (m.m21 * m.m42 - m.m22 * m.m41) == 0
+        }
+
         static func facesAway(_ bounds: CGRect, _ m: CATransform3D) -> Bool {
             let corners = [CGPoint(x: bounds.minX, y: bounds.minY), CGPoint(x: bounds.maxX, y: bounds.minY),
                            CGPoint(x: bounds.maxX, y: bounds.maxY), CGPoint(x: bounds.minX, y: bounds.maxY)]
