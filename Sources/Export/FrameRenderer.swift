@@ -96,7 +96,7 @@ public final class FrameRenderer {
     /// layers they name (see `RenderPlanBuilder.frameInputs`).
     public func plan(_ root: CALayer, at time: Double, inputs: [ObjectIdentifier: CGImage] = [:],
                      stopwatch: Stopwatch? = nil) -> RenderPlan {
-        let tree = stopwatch.measure(.evaluate) { PresentationTree.evaluate(root, at: time) }
+        let tree = stopwatch.measure(.evaluate) { PresentationTree.evaluateDrawable(root, at: time) }
         var builder = RenderPlanBuilder(width: width, height: height, scale: scale, background: background,
                                         contentRasterizer: contentCache)
         builder.frameInputs = inputs
@@ -171,7 +171,7 @@ public final class FrameRenderer {
             var planTimes: [Double] = []
             func startsPlanningAhead(after index: Int?) -> PlanAhead? {
                 let next = index.map { $0 + 1 } ?? frames.lowerBound
-                guard plansAhead, next < frames.upperBound,
+                guard plansAhead, next < frames.upperBound, inputs?.isReadableAhead ?? true,
                       planningAheadThreshold <= 0 || planTimes.count == Self.framesTimedBeforePlanningAhead
                         && planTimes.min()! >= planningAheadThreshold else { return nil }
                 return PlanAhead(frames: next...frames.upperBound, plan: planFrame)

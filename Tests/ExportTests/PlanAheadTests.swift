@@ -61,6 +61,17 @@ final class PlanAheadTests: XCTestCase {
                        (0...20).map { Optional($0) })
     }
 
+    /// Inputs that draw with the render's backend (an AVFoundation composition's tracks) are
+    /// asked for on the drawing thread, and nothing is planned ahead.
+    func testInputsThatUseTheBackendKeepFramesOnTheDrawingThread() throws {
+        let inputs = RecordingInputs(readableAhead: false)
+        let sink = MemorySink()
+        try renderer(planningAhead: true).render(scene(), frames: 0...9, clock: clock, inputs: inputs, into: sink)
+        XCTAssertEqual(inputs.calls.map(\.frame), Array(0...9))
+        XCTAssertTrue(inputs.calls.allSatisfy { $0.thread == pthread_self() })
+        XCTAssertEqual(sink.frames.map(\.index), Array(0...9))
+    }
+
     func testInputsAreAskedForOnThePlanningThreadInOrder() throws {
         let inputs = RecordingInputs()
         try renderer(planningAhead: true).render(scene(), frames: 0...9, clock: clock, inputs: inputs, into: MemorySink())
@@ -132,9 +143,12 @@ private final class RecordingInputs: FrameInputs, @unchecked Sendable {
     private let failingAt: Int?
     private let slowFrom: Int?
 
-    init(failingAt: Int? = nil, slowFrom: Int? = nil) { (self.failingAt, self.slowFrom) = (failingAt, slowFrom) }
+    init(failingAt: Int? = nil, slowFrom: Int? = nil, readableAhead: Bool = true) {
+        (self.failingAt, self.slowFrom, isReadableAhead) = (failingAt, slowFrom, readableAhead)
+    }
 
     var calls: [(frame: Int, thread: pthread_t)] { recorded.withLock { $0 } }
+    let isReadableAhead: Bool
 
     func images(forFrame index: Int) throws(ExportError) -> [ObjectIdentifier: CGImage] {
         recorded.withLock { $0.append((index, pthread_self())) }
