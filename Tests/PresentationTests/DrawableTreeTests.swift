@@ -94,4 +94,34 @@ final class DrawableTreeTests: XCTestCase {
             }
         }
     }
+
+    /// A tree big enough to be evaluated on several threads (`parallelMinimumLayerCount`) leaves
+    /// out the same subtrees, and keeps every other layer as the whole tree presents it.
+    func testABigTreeEvaluatedOnSeveralThreadsLeavesOutTheSame() {
+        let root = CALayer()
+        root.bounds = CGRect(x: 0, y: 0, width: 800, height: 600)
+        for g in 0..<41 {
+            let group = CALayer()
+            group.name = "group\(g)"
+            group.frame = CGRect(x: Double(g) * 7, y: 0, width: 400, height: 300)
+            if g % 3 == 0 { group.isHidden = true }
+            if g % 5 == 0 { group.opacity = 0 }
+            for i in 0..<60 {
+                let leaf = CALayer()
+                leaf.name = "leaf\(i)"
+                leaf.frame = CGRect(x: Double(i) * 3, y: 0, width: 10, height: 12)
+                leaf.add(basic("position.y", from: 0, to: 50, duration: 2), forKey: "move", atMediaTime: 0)
+                group.addSublayer(leaf)
+            }
+            root.addSublayer(group)
+        }
+        XCTAssertGreaterThanOrEqual(41 * 61, PresentationTree.parallelMinimumLayerCount)
+        let whole = PresentationTree.evaluate(root, at: 0.7), drawable = PresentationTree.evaluateDrawable(root, at: 0.7)
+        let shownGroups = (0..<41).filter { $0 % 3 != 0 && $0 % 5 != 0 }
+        XCTAssertEqual(drawable.layers.count, 1 + 41 + 60 * shownGroups.count)
+        let wholeByPath = Dictionary(uniqueKeysWithValues: whole.layers.indices.map { (whole.path(of: $0), whole.layers[$0]) })
+        for i in drawable.layers.indices {
+            XCTAssertEqual(drawable.layers[i].properties, wholeByPath[drawable.path(of: i)]?.properties, drawable.path(of: i))
+        }
+    }
 }
