@@ -51,7 +51,6 @@ extension PassRasterizer {
         if let offset = Self.texelOffset(u: u, v: v, d: d) {
             return drawTexels(item, texture: texture, offset: offset, extents: extents, rows: rows, claiming: claiming, m)
         }
-        let texels = texture.texels, maskTexels = item.mask?.texels
         let textureWidth = texture.width, textureHeight = texture.height
         let tiles = texture.tiles.map { Tiles(map: $0, columns: texture.tileColumns, width: textureWidth, height: textureHeight) }
         // A mask pass has the content pass's size; where its samples reach only transparent
@@ -63,18 +62,32 @@ extension PassRasterizer {
         // A texture drawn again (one image under many layers) is sampled from its widened copy:
         // the same mix without widening four texels per sample.
         let widened = texture.widenedTexelsIfReused(draw: drawSerial << 32 | Int(item.order))
-        @inline(__always) func color(_ x: Int32, _ y: Int32) -> UInt64 {
-            if let widened { return PackedSpans.bilinear(widened, width: textureWidth, height: textureHeight, x: x, y: y) }
-            return PackedSpans.bilinear(texels, width: textureWidth, height: textureHeight, x: x, y: y)
+        let packed = PackedTexels(texels: texture.texels, width: textureWidth, height: textureHeight)
+        // One loop per sampler type (packed or widened, masked or not), so the per-pixel work
+        // is inlined with no branch on them.
+        switch (widened, item.mask?.texels) {
+        case (let widened?, let mask?):
+            let color = WidenedTexels(texels: widened, width: textureWidth, height: textureHeight)
+            drawSampled(item, MaskedSampler(color: color, mask: mask, width: textureWidth, height: textureHeight, m: m),
+                        u: u, v: v, d: d, extents: extents, tiles: tiles, maskTiles: maskTiles, rows: rows, claiming: claiming)
+        case (let widened?, nil):
+            let color = WidenedTexels(texels: widened, width: textureWidth, height: textureHeight)
+            drawSampled(item, UnmaskedSampler(color: color, m: m),
+                        u: u, v: v, d: d, extents: extents, tiles: tiles, maskTiles: maskTiles, rows: rows, claiming: claiming)
+        case (nil, let mask?):
+            drawSampled(item, MaskedSampler(color: packed, mask: mask, width: textureWidth, height: textureHeight, m: m),
+                        u: u, v: v, d: d, extents: extents, tiles: tiles, maskTiles: maskTiles, rows: rows, claiming: claiming)
+        case (nil, nil):
+            drawSampled(item, UnmaskedSampler(color: packed, m: m),
+                        u: u, v: v, d: d, extents: extents, tiles: tiles, maskTiles: maskTiles, rows: rows, claiming: claiming)
         }
-        @inline(__always) func sample(_ x: Int32, _ y: Int32) -> UInt64 {
-            if let maskTexels {
-                let a = PackedSpans.bilinear(maskTexels, width: textureWidth, height: textureHeight, x: x, y: y) >> 48
-                if a == 0 { return 0 }
-                return m.apply(PackedSpans.scale(color(x, y), a + (a >> 7)))  // 0…255 → 0…256
-            }
-            return m.apply(color(x, y))
-        }
+    }
+
+    /// `drawTextured`'s bilinear loop over the rows, with `sampler` giving each pixel's modulated sample.
+    private func drawSampled<S: TexelSampler>(_ item: PreparedItem, _ sampler: S, u: SIMD3<Float>, v: SIMD3<Float>, d: SIMD3<Float>,
+                                               extents: RowExtents?, tiles: Tiles?, maskTiles: Tiles?, rows: Range<Int>, claiming: Bool) {
+        let textureWidth = sampler.width
+        @inline(__always) func sample(_ x: Int32, _ y: Int32) -> UInt64 { sampler.sample(x, y) }
         let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
         let order = item.order
         // Under a plain scale and move a pixel row samples two texel rows: only the part of it
