@@ -72,3 +72,13 @@ extension PackedSpans {
         return (top &* (256 - wy) &+ bottom &* wy &+ 0x80) >> 8
     }
 }
+
+extension PackedSpans {
+    /// `blend(widen(c), into: p)` for a packed colour: stored where it is opaque or the pixel is
+    /// transparent zero (nothing over nothing stores the zero that is there), else blended.
+    @inline(__always)
+    static func blendPacked(_ c: UInt32, into p: UnsafeMutablePointer<UInt32>) {
+        let d = p.pointee
+        if c >= 0xFF00_0000 || d == 0 { p.pointee = c } else if c != 0 { p.pointee = over(widen(c), d) }
+    }
+}

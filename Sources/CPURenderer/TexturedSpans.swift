@@ -242,7 +242,9 @@ extension PassRasterizer {
                 let a = UInt64(mask[tx] >> 24)
                 let c = texels[tx]
                 if a == 0 || c == 0 { continue }
-                PackedSpans.blend(m.apply(PackedSpans.scale(PackedSpans.widen(c), a + (a >> 7))), into: row + x)
+                // Under a whole mask texel the scale by 256/256 is the texel itself.
+                let w = a == 255 ? PackedSpans.widen(c) : PackedSpans.scale(PackedSpans.widen(c), a + (a >> 7))
+                PackedSpans.blend(m.apply(w), into: row + x)
             }
         } else if M.self == Unmodulated.self {
             // Texels taken as they are: the columns whose texels lie inside the row without
