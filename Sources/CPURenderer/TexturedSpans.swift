@@ -144,6 +144,12 @@ extension PassRasterizer {
                             fu &+= du; fv &+= dv
                         }
                     }
+                } else if sampler.reachesOnlyInside(u: tu, tu &+ Int32(n - 1) &* du, v: tv, tv &+ Int32(n - 1) &* dv) {
+                    // Every sample of the block mixes four texels inside the texture: no clamping.
+                    for i in x..<(x + n) {
+                        PackedSpans.blend(sampler.sampleInside(fu, fv), into: row + i)
+                        fu &+= du; fv &+= dv
+                    }
                 } else {
                     for i in x..<(x + n) {
                         PackedSpans.blend(sample(fu, fv), into: row + i)

@@ -39,6 +39,39 @@ final class CPUTexelSamplerTests: XCTestCase {
         }
     }
 
+    func testSamplesInsideTheTextureAreTheClampedSamples() {
+        let width = 11, height = 8
+        let color = texels(width: width, height: height, seed: 21), mask = texels(width: width, height: height, seed: 22)
+        let widened = color.map(PackedSpans.widen)
+        color.withUnsafeBufferPointer { c in
+            mask.withUnsafeBufferPointer { k in
+                widened.withUnsafeBufferPointer { w in
+                    let packed = PackedTexels(texels: c.baseAddress!, width: width, height: height)
+                    let wide = WidenedTexels(texels: w.baseAddress!, width: width, height: height)
+                    let fade = Faded(fade: 200)
+                    let samplers: [any TexelSampler] = [
+                        UnmaskedSampler(color: packed, m: Unmodulated()), UnmaskedSampler(color: wide, m: fade),
+                        MaskedSampler(color: packed, mask: k.baseAddress!, width: width, height: height, m: fade),
+                        MaskedSampler(color: wide, mask: k.baseAddress!, width: width, height: height, m: Unmodulated()),
+                    ]
+                    for sampler in samplers {
+                        var inside = 0
+                        for y in stride(from: Int32(-1 << 16), through: Int32(height << 16), by: 5_531) {
+                            for x in stride(from: Int32(-1 << 16), through: Int32(width << 16), by: 4_099)
+                            where sampler.reachesOnlyInside(u: x, x, v: y, y) {
+                                inside += 1
+                                XCTAssertEqual(sampler.sampleInside(x, y), sampler.sample(x, y), "\(type(of: sampler)) at \(x), \(y)")
+                            }
+                        }
+                        XCTAssertGreaterThan(inside, 500)
+                        XCTAssertFalse(sampler.reachesOnlyInside(u: 0, Int32(width - 1) << 16, v: 0, 0), "the last column's right neighbour is clamped")
+                        XCTAssertFalse(sampler.reachesOnlyInside(u: 0, 0, v: -1, 0), "above the first row")
+                    }
+                }
+            }
+        }
+    }
+
     func testPackedBlendIsTheWidenedBlend() {
         let colors = texels(width: 40, height: 40, seed: 3) + [0, 0xFF00_0000, 0xFFFF_FFFF, 0x0100_0000]
         let backdrops = texels(width: 20, height: 20, seed: 11) + [0, 0xFF00_0000, 0x8040_2010]
