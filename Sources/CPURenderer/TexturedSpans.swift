@@ -270,12 +270,14 @@ extension PassRasterizer {
             // (stored): the runs a shape's raster is made of; mixed blocks pixel by pixel.
             var x = inner.lowerBound
             while x + 8 <= inner.upperBound {
-                // OR: zero when all are; AND: alpha 255 when all have it (scalar words: Swift's
-                // SIMD masks go lane by lane through memory here).
-                var some: UInt32 = 0, every: UInt32 = 0xFFFF_FFFF
-                for i in x..<(x + 8) { some |= source[i]; every &= source[i] }
+                // OR: zero when all are; AND: alpha 255 when all have it (scalar words, two
+                // texels each: Swift's SIMD masks go lane by lane through memory here).
+                let words = UnsafeRawPointer(source + x)
+                let w0 = words.loadUnaligned(as: UInt64.self), w1 = words.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                let w2 = words.loadUnaligned(fromByteOffset: 16, as: UInt64.self), w3 = words.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                let some = (w0 | w1) | (w2 | w3), every = (w0 & w1) & (w2 & w3)
                 if some == 0 {
-                } else if every >= 0xFF00_0000 {
+                } else if every & 0xFF00_0000_FF00_0000 == 0xFF00_0000_FF00_0000 {
                     (row + x).update(from: source + x, count: 8)
                 } else {
                     for i in x..<(x + 8) { put(i) }

@@ -129,4 +129,63 @@ final class CPUTexelSamplerTests: XCTestCase {
         let general = try XCTUnwrap(reference.render(plan, images: images))
         XCTAssertLessThanOrEqual(zip(first.pixels, general.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0, 2)
     }
+
+    /// Whole-pixel texels in runs of eight checked two words at a time (all transparent: left;
+    /// all opaque: copied; else one by one), and row extents scanned the same way: blocks with one
+    /// texel off in every position, over a translucent backdrop, give each texel blended by hand.
+    func testTexelRunsCheckedWordByWordBlendTexelByTexel() throws {
+        let width = 64, height = 24
+        var texels = [UInt32](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let k = (y + x / 8) % 8, inBlock = x % 8
+                switch (y / 4) % 6 {
+                case 0: texels[y * width + x] = 0xFF10_2030                                        // opaque runs
+                case 1: texels[y * width + x] = inBlock == k ? 0xFE10_2030 : 0xFF10_2030          // one alpha 254
+                case 2: texels[y * width + x] = inBlock == k ? 0x8040_2010 : 0                    // one texel set
+                case 3: texels[y * width + x] = inBlock == k ? 0 : 0xFF80_4020                    // one hole
+                case 4: texels[y * width + x] = x < 8 * (y % 4) + 3 ? 0 : 0x7F3F_2F1F             // ragged extents
+                default: texels[y * width + x] = 0
+                }
+            }
+        }
+        let bytes = texels.flatMap { c in [UInt8(c & 255), UInt8(c >> 8 & 255), UInt8(c >> 16 & 255), UInt8(c >> 24)] }
+        let image = try XCTUnwrap(CGImage(width: width, height: height, premultipliedRGBA: bytes))
+        func plan(withImage: Bool) -> RenderPlan {
+            let root = rootLayer(width: CGFloat(width), height: CGFloat(height))
+            let backdrop = CALayer()
+            backdrop.frame = CGRect(x: 0, y: 0, width: width, height: height - 4)
+            backdrop.backgroundColor = CGColor(red: 0.2, green: 0.7, blue: 0.4, alpha: 0.5)
+            root.addSublayer(backdrop)
+            if withImage {
+                let layer = CALayer()
+                layer.frame = root.bounds
+                layer.contents = image
+                root.addSublayer(layer)
+            }
+            return RenderPlanBuilder(width: width, height: height, contentRasterizer: ContentCache())
+                .plan(for: PresentationTree.evaluate(root, at: 0))
+        }
+        let images = FileImageProvider()
+        let under = try XCTUnwrap(CPURenderer(threads: 1).render(plan(withImage: false), images: images))
+        let frame = try XCTUnwrap(CPURenderer(threads: 1).render(plan(withImage: true), images: images))
+        var expected = under.pixels.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }   // little-endian RGBA8
+        expected.withUnsafeMutableBufferPointer { out in
+            for i in 0..<(width * height) { PackedSpans.blend(PackedSpans.widen(texels[i]), into: out.baseAddress! + i) }
+        }
+        let expectedBytes = expected.flatMap { c in [UInt8(c & 255), UInt8(c >> 8 & 255), UInt8(c >> 16 & 255), UInt8(c >> 24)] }
+        XCTAssertEqual(frame.pixels.count, expectedBytes.count)
+        XCTAssertEqual(zip(frame.pixels, expectedBytes).filter { $0 != $1 }.count, 0)
+        XCTAssertGreaterThanOrEqual(Set(expected).count, 6, "every kind of block shows")
+        XCTAssertGreaterThan(zip(frame.pixels, under.pixels).filter { $0 != $1 }.count, 2000, "the texels change the backdrop")
+        // The texture's row extents: the first and last texel holding anything, per row.
+        let texture = Texture(try XCTUnwrap(images.pixels(for: image)))
+        let extents = try XCTUnwrap(texture.rowExtents)
+        for y in 0..<height {
+            let row = texels[(y * width)..<((y + 1) * width)]
+            let first = row.firstIndex { $0 != 0 }.map { $0 - y * width }, last = row.lastIndex { $0 != 0 }.map { $0 - y * width }
+            let found = (Int(extents[2 * y]), Int(extents[2 * y + 1]))
+            if let first, let last { XCTAssertTrue(found == (first, last + 1), "row \(y): \(found)") } else { XCTAssertTrue(found.1 <= found.0, "row \(y) empty") }
+        }
+    }
 }
