@@ -188,4 +188,24 @@ final class CPUTexelSamplerTests: XCTestCase {
             if let first, let last { XCTAssertTrue(found == (first, last + 1), "row \(y): \(found)") } else { XCTAssertTrue(found.1 <= found.0, "row \(y) empty") }
         }
     }
+
+    /// Axis-aligned rectangles look their rows' spans up: the same spans as the edge functions
+    /// give, row by row (fractional corners, edges on pixel centres, clipped to the bounds,
+    /// thinner than a pixel); other polygons go on through the edge functions.
+    func testRectangleSpansAreTheEdgeFunctionsSpans() throws {
+        let bounds = CGRect(x: 0, y: 0, width: 40, height: 30)
+        var rectangles = 0
+        for (x, y, w, h) in [(2.0, 3.0, 10.0, 7.0), (0.5, 0.5, 12.0, 3.0), (-4.3, 27.6, 50.0, 9.0), (7.49, 2.51, 0.02, 8.0),
+                             (3.2, 4.7, 11.9, 0.6), (10.0, 10.0, 20.0, 20.0)] as [(CGFloat, CGFloat, CGFloat, CGFloat)] {
+            for angle in [0.0, 0.3] as [CGFloat] {
+                let corners = [CGPoint(x: 0, y: 0), CGPoint(x: w, y: 0), CGPoint(x: w, y: h), CGPoint(x: 0, y: h)]
+                let transform = CATransform3DConcat(CATransform3DMakeRotation(angle, 0, 0, 1), CATransform3DMakeTranslation(x, y, 0))
+                guard let polygon = ScreenPolygon(corners: corners, transform: transform, bounds: bounds) else { continue }
+                XCTAssertEqual(polygon.isAxisAlignedRectangle, angle == 0)
+                if angle == 0 { rectangles += 1 }
+                for row in -2..<34 { XCTAssertEqual(polygon.span(row: row), polygon.edgeSpan(row: row), "\((x, y, w, h, angle)) row \(row)") }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(rectangles, 5)
+    }
 }
