@@ -97,7 +97,7 @@ extension PassRasterizer {
             @inline(__always) func put(_ r: Float, _ g: Float, _ b: Float, _ a: Float, _ p: UnsafeMutablePointer<UInt32>) {
                 let packed = UInt32(PassRasterizer.unorm8(r)) | UInt32(PassRasterizer.unorm8(g)) << 8
                     | UInt32(PassRasterizer.unorm8(b)) << 16 | UInt32(PassRasterizer.unorm8(a)) << 24
-                PackedSpans.blend(PackedSpans.widen(packed), into: p)
+                PackedSpans.blendPacked(packed, into: p)
             }
             let lanes = SIMD4<Float>(0, 1, 2, 3)
             let lastLocation = gradient.locations[gradient.locations.count - 1]

@@ -62,7 +62,18 @@ struct ScreenPolygon {
         rows = max(Int(Self.floorDiv(ys.min()!, 256)), Int(bounds.minY))..<min(Int(Self.floorDiv(ys.max()!, 256)) + 1, Int(bounds.maxY))
         columns = max(Int(Self.floorDiv(xs.min()!, 256)), Int(bounds.minX))..<min(Int(Self.floorDiv(xs.max()!, 256)) + 1, Int(bounds.maxX))
         guard !rows.isEmpty, !columns.isEmpty else { return nil }
+        if isAxisAlignedRectangle {
+            // Its vertical edges give every row the same columns; its horizontal ones, each a
+            // half-plane in y, leave one run of rows: found from both ends, then spans are looked up.
+            var first = rows.lowerBound, last = rows.upperBound
+            while first < last, edgeSpan(row: first).isEmpty { first += 1 }
+            while last > first, edgeSpan(row: last - 1).isEmpty { last -= 1 }
+            rectangle = (first..<last, first < last ? edgeSpan(row: first) : 0..<0)
+        }
     }
+
+    /// For an axis-aligned rectangle, the rows it covers and the columns each of them covers.
+    private var rectangle: (rows: Range<Int>, columns: Range<Int>)?
 
     /// Whether the polygon is a rectangle with horizontal and vertical edges: every row between
     /// its first and last then covers the same columns.
@@ -71,6 +82,12 @@ struct ScreenPolygon {
     /// The covered columns of pixel row `y`, within `columns`.
     @inline(__always)
     func span(row y: Int) -> Range<Int> {
+        if let rectangle { return rectangle.rows.contains(y) ? rectangle.columns : 0..<0 }
+        return edgeSpan(row: y)
+    }
+
+    /// `span` from the edge functions.
+    func edgeSpan(row y: Int) -> Range<Int> {
         let yc = Int64(y) * 256 + 128
         var low = Int64(columns.lowerBound), high = Int64(columns.upperBound - 1)
         for e in edges {

@@ -112,12 +112,16 @@ final class Texture: @unchecked Sendable {
         for y in 0..<height {
             let row = packed + y * width
             var first = 0, last = width - 1
-            // Eight words at a time over the empty runs (ORed: zero when all are), then one by one.
-            while first + 8 <= width, (row[first] | row[first + 1] | row[first + 2] | row[first + 3]
-                                       | row[first + 4] | row[first + 5] | row[first + 6] | row[first + 7]) == 0 { first += 8 }
+            // Eight words at a time over the empty runs (ORed two by two: zero when all are),
+            // then one by one.
+            @inline(__always) func empty(_ i: Int) -> Bool {
+                let p = UnsafeRawPointer(row + i)
+                return (p.loadUnaligned(as: UInt64.self) | p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                        | p.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | p.loadUnaligned(fromByteOffset: 24, as: UInt64.self)) == 0
+            }
+            while first + 8 <= width, empty(first) { first += 8 }
             while first < width, row[first] == 0 { first += 1 }
-            while last - 8 >= first, (row[last] | row[last - 1] | row[last - 2] | row[last - 3]
-                                      | row[last - 4] | row[last - 5] | row[last - 6] | row[last - 7]) == 0 { last -= 8 }
+            while last - 8 >= first, empty(last - 7) { last -= 8 }
             while last >= first, row[last] == 0 { last -= 1 }
             (extents[2 * y], extents[2 * y + 1]) = first < width ? (Int32(first), Int32(last + 1)) : (0, 0)
         }

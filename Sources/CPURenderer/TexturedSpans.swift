@@ -51,7 +51,6 @@ extension PassRasterizer {
         if let offset = Self.texelOffset(u: u, v: v, d: d) {
             return drawTexels(item, texture: texture, offset: offset, extents: extents, rows: rows, claiming: claiming, m)
         }
-        let texels = texture.texels, maskTexels = item.mask?.texels
         let textureWidth = texture.width, textureHeight = texture.height
         let tiles = texture.tiles.map { Tiles(map: $0, columns: texture.tileColumns, width: textureWidth, height: textureHeight) }
         // A mask pass has the content pass's size; where its samples reach only transparent
@@ -63,18 +62,32 @@ extension PassRasterizer {
         // A texture drawn again (one image under many layers) is sampled from its widened copy:
         // the same mix without widening four texels per sample.
         let widened = texture.widenedTexelsIfReused(draw: drawSerial << 32 | Int(item.order))
-        @inline(__always) func color(_ x: Int32, _ y: Int32) -> UInt64 {
-            if let widened { return PackedSpans.bilinear(widened, width: textureWidth, height: textureHeight, x: x, y: y) }
-            return PackedSpans.bilinear(texels, width: textureWidth, height: textureHeight, x: x, y: y)
+        let packed = PackedTexels(texels: texture.texels, width: textureWidth, height: textureHeight)
+        // One loop per sampler type (packed or widened, masked or not), so the per-pixel work
+        // is inlined with no branch on them.
+        switch (widened, item.mask?.texels) {
+        case (let widened?, let mask?):
+            let color = WidenedTexels(texels: widened, width: textureWidth, height: textureHeight)
+            drawSampled(item, MaskedSampler(color: color, mask: mask, width: textureWidth, height: textureHeight, m: m),
+                        u: u, v: v, d: d, extents: extents, tiles: tiles, maskTiles: maskTiles, rows: rows, claiming: claiming)
+        case (let widened?, nil):
+            let color = WidenedTexels(texels: widened, width: textureWidth, height: textureHeight)
+            drawSampled(item, UnmaskedSampler(color: color, m: m),
+                        u: u, v: v, d: d, extents: extents, tiles: tiles, maskTiles: maskTiles, rows: rows, claiming: claiming)
+        case (nil, let mask?):
+            drawSampled(item, MaskedSampler(color: packed, mask: mask, width: textureWidth, height: textureHeight, m: m),
+                        u: u, v: v, d: d, extents: extents, tiles: tiles, maskTiles: maskTiles, rows: rows, claiming: claiming)
+        case (nil, nil):
+            drawSampled(item, UnmaskedSampler(color: packed, m: m),
+                        u: u, v: v, d: d, extents: extents, tiles: tiles, maskTiles: maskTiles, rows: rows, claiming: claiming)
         }
-        @inline(__always) func sample(_ x: Int32, _ y: Int32) -> UInt64 {
-            if let maskTexels {
-                let a = PackedSpans.bilinear(maskTexels, width: textureWidth, height: textureHeight, x: x, y: y) >> 48
-                if a == 0 { return 0 }
-                return m.apply(PackedSpans.scale(color(x, y), a + (a >> 7)))  // 0…255 → 0…256
-            }
-            return m.apply(color(x, y))
-        }
+    }
+
+    /// `drawTextured`'s bilinear loop over the rows, with `sampler` giving each pixel's modulated sample.
+    private func drawSampled<S: TexelSampler>(_ item: PreparedItem, _ sampler: S, u: SIMD3<Float>, v: SIMD3<Float>, d: SIMD3<Float>,
+                                               extents: RowExtents?, tiles: Tiles?, maskTiles: Tiles?, rows: Range<Int>, claiming: Bool) {
+        let textureWidth = sampler.width
+        @inline(__always) func sample(_ x: Int32, _ y: Int32) -> UInt64 { sampler.sample(x, y) }
         let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
         let order = item.order
         // Under a plain scale and move a pixel row samples two texel rows: only the part of it
@@ -130,6 +143,12 @@ extension PassRasterizer {
                             if ownerRow[i] <= order { PackedSpans.blend(sample(fu, fv), into: row + i) }
                             fu &+= du; fv &+= dv
                         }
+                    }
+                } else if sampler.reachesOnlyInside(u: tu, tu &+ Int32(n - 1) &* du, v: tv, tv &+ Int32(n - 1) &* dv) {
+                    // Every sample of the block mixes four texels inside the texture: no clamping.
+                    for i in x..<(x + n) {
+                        PackedSpans.blend(sampler.sampleInside(fu, fv), into: row + i)
+                        fu &+= du; fv &+= dv
                     }
                 } else {
                     for i in x..<(x + n) {
@@ -229,7 +248,9 @@ extension PassRasterizer {
                 let a = UInt64(mask[tx] >> 24)
                 let c = texels[tx]
                 if a == 0 || c == 0 { continue }
-                PackedSpans.blend(m.apply(PackedSpans.scale(PackedSpans.widen(c), a + (a >> 7))), into: row + x)
+                // Under a whole mask texel the scale by 256/256 is the texel itself.
+                let w = a == 255 ? PackedSpans.widen(c) : PackedSpans.scale(PackedSpans.widen(c), a + (a >> 7))
+                PackedSpans.blend(m.apply(w), into: row + x)
             }
         } else if M.self == Unmodulated.self {
             // Texels taken as they are: the columns whose texels lie inside the row without
@@ -249,13 +270,18 @@ extension PassRasterizer {
             // (stored): the runs a shape's raster is made of; mixed blocks pixel by pixel.
             var x = inner.lowerBound
             while x + 8 <= inner.upperBound {
-                // OR: zero when all are; AND: alpha 255 when all have it (scalar words: Swift's
-                // SIMD masks go lane by lane through memory here).
-                var some: UInt32 = 0, every: UInt32 = 0xFFFF_FFFF
-                for i in x..<(x + 8) { some |= source[i]; every &= source[i] }
+                // OR: zero when all are; AND: alpha 255 when all have it (scalar words, two
+                // texels each: Swift's SIMD masks go lane by lane through memory here).
+                let words = UnsafeRawPointer(source + x)
+                let w0 = words.loadUnaligned(as: UInt64.self), w1 = words.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                let w2 = words.loadUnaligned(fromByteOffset: 16, as: UInt64.self), w3 = words.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                let some = (w0 | w1) | (w2 | w3), every = (w0 & w1) & (w2 & w3)
                 if some == 0 {
-                } else if every >= 0xFF00_0000 {
-                    (row + x).update(from: source + x, count: 8)
+                } else if every & 0xFF00_0000_FF00_0000 == 0xFF00_0000_FF00_0000 {
+                    // Stored as the words read (a copy call per eight texels costs more than the copy).
+                    let out = UnsafeMutableRawPointer(row + x)
+                    out.storeBytes(of: w0, as: UInt64.self); out.storeBytes(of: w1, toByteOffset: 8, as: UInt64.self)
+                    out.storeBytes(of: w2, toByteOffset: 16, as: UInt64.self); out.storeBytes(of: w3, toByteOffset: 24, as: UInt64.self)
                 } else {
                     for i in x..<(x + 8) { put(i) }
                 }
