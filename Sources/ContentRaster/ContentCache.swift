@@ -58,13 +58,13 @@ public final class ContentCache: ContentRasterizer, Sendable {
     public let capacity: Int
     /// The most pixels kept, all images together (the least recently used go first beyond it).
     public let maximumPixels: Int
-    /// The most pixels kept of results never asked for again since they were made, half of
+    /// The most pixels kept of results never asked for again since they were made, a quarter of
     /// `maximumPixels`: beyond it the oldest of them go first. Content that changes every frame (an
     /// animated path, a trim, a scale) otherwise filled the cache with rasters no frame shows
-    /// again — 256 MB of them on growth.json at 1080×1080, each page newly faulted in — until
-    /// they aged out. Content shown again is asked for again the next frame and stays, as long as
-    /// one frame makes fewer new pixels than this (32 M: four 3840×2160 frames' worth).
-    public var freshPixels: Int { maximumPixels / 2 }
+    /// again — 256 MB of them on growth.json at 1080×1080, each page of them newly faulted in —
+    /// until they aged out; content that is shown again is asked for again the next frame and
+    /// stays.
+    public var freshPixels: Int { maximumPixels / 4 }
 
     /// An empty cache keeping at most `capacity` results (at least one) and `maximumPixels` pixels.
     public init(capacity: Int = 512, maximumPixels: Int = SceneLimits.maximumOffscreenPixels) {
