@@ -30,9 +30,8 @@ public final class ContentCache: ContentRasterizer, Sendable {
         }
     }
 
-    struct State {
-        /// `fresh`: the clock of the store while the entry was never hit since (nil once it was).
-        var entries: [Key: (value: RasterizedContent?, lastUse: UInt64, fresh: UInt64?)] = [:]
+    fileprivate struct State {
+        var entries: [Key: (value: RasterizedContent?, lastUse: UInt64)] = [:]
         /// Every use (a hit or a store) in clock order from `usesStart` on; an entry's uses before
         /// its last are stale. The least recently used entry is the first use still `live`, so
         /// eviction needs no scan of the entries.
@@ -46,11 +45,6 @@ public final class ContentCache: ContentRasterizer, Sendable {
         var warnings: [String] = []
         /// Pixels of every image held.
         var pixels = 0
-        /// Stores in clock order from `freshStart` on, and the pixels of the entries among them
-        /// that were never hit (see ``ContentCache/freshPixels``).
-        var stores: [(clock: UInt64, request: Key)] = []
-        var storesStart = 0
-        var freshPixels = 0
     }
 
     private let state = Mutex(State())
@@ -58,13 +52,6 @@ public final class ContentCache: ContentRasterizer, Sendable {
     public let capacity: Int
     /// The most pixels kept, all images together (the least recently used go first beyond it).
     public let maximumPixels: Int
-    /// The most pixels kept of results never asked for again since they were made, a quarter of
-    /// `maximumPixels`: beyond it the oldest of them go first. Content that changes every frame (an
-    /// animated path, a trim, a scale) otherwise filled the cache with rasters no frame shows
-    /// again — 256 MB of them on growth.json at 1080×1080, each page of them newly faulted in —
-    /// until they aged out; content that is shown again is asked for again the next frame and
-    /// stays.
-    public var freshPixels: Int { maximumPixels / 4 }
 
     /// An empty cache keeping at most `capacity` results (at least one) and `maximumPixels` pixels.
     public init(capacity: Int = 512, maximumPixels: Int = SceneLimits.maximumOffscreenPixels) {
@@ -286,9 +273,6 @@ public final class ContentCache: ContentRasterizer, Sendable {
             state.usesStart = 0
             state.live.removeAll()
             state.pixels = 0
-            state.stores.removeAll()
-            state.storesStart = 0
-            state.freshPixels = 0
             if resettingStatistics { (state.hits, state.misses) = (0, 0) }
         }
     }
@@ -304,34 +288,25 @@ public final class ContentCache: ContentRasterizer, Sendable {
             state.hits += 1
             state.live.remove(state.entries.values[i].lastUse)
             state.entries.values[i].lastUse = state.clock
-            if state.entries.values[i].fresh != nil {
-                state.entries.values[i].fresh = nil
-                state.freshPixels -= Self.pixels(state.entries.values[i].value)
-            }
             Self.used(request, &state)
             return .some(state.entries.values[i].value)
         }
     }
 
     private func store(_ value: RasterizedContent?, for request: Key, warnings: [String]) {
-        let capacity = self.capacity, maximumPixels = self.maximumPixels, freshPixels = self.freshPixels
+        let capacity = self.capacity, maximumPixels = self.maximumPixels
         state.withLock { state in
             state.clock += 1
             for warning in warnings where !state.warnings.contains(warning) { state.warnings.append(warning) }
-            if let old = state.entries.updateValue((value, state.clock, state.clock), forKey: request) {
+            if let old = state.entries.updateValue((value, state.clock), forKey: request) {
                 state.pixels -= Self.pixels(old.value)
-                if old.fresh != nil { state.freshPixels -= Self.pixels(old.value) }
                 state.live.remove(old.lastUse)
             }
             state.pixels += Self.pixels(value)
             Self.used(request, &state)
-            Self.stored(request, &state)
-            while state.freshPixels > freshPixels, let oldest = Self.oldestFresh(&state) {
-                Self.remove(oldest, &state)
-            }
             while state.entries.count > capacity || (state.pixels > maximumPixels && state.entries.count > 1),
                   let oldest = Self.leastRecentlyUsed(&state) {
-                Self.remove(oldest, &state)
+                state.pixels -= Self.pixels(state.entries.removeValue(forKey: oldest)?.value)
             }
         }
     }
@@ -377,7 +352,7 @@ extension ContentCache {
         return nil
     }
 
-    static func pixels(_ content: RasterizedContent??) -> Int {
+    fileprivate static func pixels(_ content: RasterizedContent??) -> Int {
         guard let image = content??.image else { return 0 }
         return image.width * image.height
     }

@@ -141,35 +141,6 @@ final class ContentCacheTests: XCTestCase {
         XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: hits, misses: misses, count: 3))
     }
 
-    /// Results never asked for again are dropped oldest first once they hold more than a
-    /// quarter of the pixel budget, before any result that was hit, however old; the one just
-    /// made stays even when it alone is over.
-    func testResultsNeverHitAgainAreDroppedFirstBeyondAQuarterOfThePixels() throws {
-        // 10 × 10 = 100 pixels each; 1,000 pixels in all, 250 of them for results never hit.
-        func square(_ i: Int) -> ContentRequest { .filledPath(CGPath(rect: CGRect(x: 20 * i, y: 0, width: 10, height: 10)), scale: 1) }
-        let cache = ContentCache(maximumPixels: 1_000)
-        XCTAssertEqual(cache.freshPixels, 250)
-        let kept = try XCTUnwrap(cache.rasterize(square(0)))
-        XCTAssertEqual(kept.image.width * kept.image.height, 100)
-        _ = cache.rasterize(square(0))                 // hit: no longer fresh
-        _ = cache.rasterize(square(1))
-        _ = cache.rasterize(square(2))                 // 200 fresh pixels
-        XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 1, misses: 3, count: 3))
-        _ = cache.rasterize(square(3))                 // 300: square 1, the oldest fresh one, goes
-        XCTAssertEqual(cache.statistics.count, 3)
-        XCTAssertTrue(try XCTUnwrap(cache.rasterize(square(0))).image === kept.image)
-        _ = cache.rasterize(square(2))                 // hit: squares 0 and 2 kept, 3 fresh
-        XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 3, misses: 4, count: 3))
-        _ = cache.rasterize(square(1))                 // dropped: drawn again
-        XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 3, misses: 5, count: 4))
-
-        // One result larger than the fresh budget is kept until the next store.
-        let small = ContentCache(maximumPixels: 200)
-        let big = try XCTUnwrap(small.rasterize(.filledPath(CGPath(rect: CGRect(x: 0, y: 0, width: 10, height: 10)), scale: 1)))
-        XCTAssertTrue(try XCTUnwrap(small.rasterize(.filledPath(CGPath(rect: CGRect(x: 0, y: 0, width: 10, height: 10)), scale: 1))).image === big.image)
-        XCTAssertEqual(small.statistics, ContentCache.Statistics(hits: 1, misses: 1, count: 1))
-    }
-
     func testHugeContentIsRasterizedWithinTheSideLimit() throws {
         let cache = ContentCache()
         var shape = ShapeProperties()
