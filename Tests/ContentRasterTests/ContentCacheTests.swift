@@ -141,6 +141,19 @@ final class ContentCacheTests: XCTestCase {
         XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: hits, misses: misses, count: 3))
     }
 
+    /// A looping animation whose frames' rasters all fit the budget is drawn once: every pass
+    /// after the first hits, however many of its results were never asked for twice in a row
+    /// (Switch_States loops 21 frames; dropping results not hit by the next frame first redrew
+    /// all of them every pass).
+    func testALoopThatFitsTheBudgetIsRasterizedOnce() {
+        func frame(_ i: Int) -> ContentRequest { .filledPath(CGPath(rect: CGRect(x: 0, y: 0, width: 10 + i, height: 10)), scale: 1) }
+        let cache = ContentCache(maximumPixels: 21 * 31 * 10)
+        for _ in 0..<3 {
+            for i in 0..<21 { _ = cache.rasterize(frame(i)) }
+        }
+        XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 42, misses: 21, count: 21))
+    }
+
     func testHugeContentIsRasterizedWithinTheSideLimit() throws {
         let cache = ContentCache()
         var shape = ShapeProperties()
