@@ -2,13 +2,15 @@
 """Frames per second of Lamina's CPU and GPU backends against rlottie, on Lottie files, in one run.
 
     .build/pyenv/bin/python tools/bench-lottie.py [--lamina .build/release/lamina] [--seconds 2]
-        [--size 512x512 --size 1080x1080] [FILE.json ...]
+        [--size 512x512 --size 1080x1080] [--sequential-too] [FILE.json ...]
 
 Without files it uses six samples of the Lottie development set (../shared/lottie/samples). For
 each file and size: rlottie (the `rlottie-python` package, Samsung rlottie's C++ renderer) renders
 frames ip … op − 1 in a loop into an RGBA buffer; Lamina's `lamina bench FILE --size WxH` renders
 frames of the same animation looping over its timeline (evaluate, plan, raster, composite and read
-back each frame, both backends one after the other). The composition is scaled to fit the size,
+back each frame, both backends one after the other), as an export draws them: a frame that takes
+long enough to plan is planned while the one before draws. --sequential-too adds a column of the
+CPU backend with that off (`lamina bench --sequential`), measured right after. The composition is scaled to fit the size,
 as both do by default. Prints one row per file and size, the CPU/rlottie and GPU/rlottie ratios,
 and their geometric means. Needs `pip install rlottie-python` in the Python that runs it.
 """
@@ -38,9 +40,9 @@ def rlottie_fps(path, width, height, seconds):
     return frames / (time.perf_counter() - start)
 
 
-def lamina_fps(lamina, path, width, height, seconds):
-    out = subprocess.run([lamina, "bench", path, "--size", f"{width}x{height}", "--seconds", str(seconds), "--json"],
-                         check=True, capture_output=True, text=True).stdout
+def lamina_fps(lamina, path, width, height, seconds, extra=()):
+    out = subprocess.run([lamina, "bench", path, "--size", f"{width}x{height}", "--seconds", str(seconds), "--json",
+                          *extra], check=True, capture_output=True, text=True).stdout
     row = json.loads(out)[0]
     return row.get("cpu", {}).get("framesPerSecond"), row.get("gpu", {}).get("framesPerSecond"), row
 
@@ -52,11 +54,13 @@ def main():
     parser.add_argument("--samples", default=os.path.join(REPO, "..", "shared", "lottie", "samples"))
     parser.add_argument("--size", action="append")
     parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--sequential-too", action="store_true")
     args = parser.parse_args()
     files = args.files or [os.path.join(args.samples, f) for f in DEFAULT_FILES]
     sizes = [tuple(int(v) for v in s.lower().split("x")) for s in (args.size or ["512x512", "1080x1080"])]
-    print(f"{'file':<28} {'size':>9} {'rlottie':>9} {'lamina cpu':>11} {'lamina gpu':>11} {'cpu/rl':>7} {'gpu/rl':>7}")
-    cpu_ratios, gpu_ratios = [], []
+    print(f"{'file':<28} {'size':>9} {'rlottie':>9} {'lamina cpu':>11} {'lamina gpu':>11} {'cpu/rl':>7} {'gpu/rl':>7}"
+          + (f" {'cpu seq':>9} {'seq/rl':>7}" if args.sequential_too else ""))
+    cpu_ratios, gpu_ratios, seq_ratios = [], [], []
     for path in files:
         for width, height in sizes:
             rl = rlottie_fps(path, width, height, args.seconds)
@@ -66,11 +70,17 @@ def main():
             if cpu: cpu_ratios.append(cr)
             if gpu: gpu_ratios.append(gr)
             name = os.path.relpath(path, args.samples) if path.startswith(args.samples) else os.path.basename(path)
-            print(f"{name:<28} {width}x{height:<4} {rl:9.1f} {cpu or float('nan'):11.1f} {gpu or float('nan'):11.1f} {cr:6.2f}x {gr:6.2f}x",
-                  flush=True)
+            line = f"{name:<28} {width}x{height:<4} {rl:9.1f} {cpu or float('nan'):11.1f} {gpu or float('nan'):11.1f} {cr:6.2f}x {gr:6.2f}x"
+            if args.sequential_too:
+                seq, _, _ = lamina_fps(args.lamina, path, width, height, args.seconds, ("--backend", "cpu", "--sequential"))
+                sr = seq / rl if seq else float("nan")
+                if seq: seq_ratios.append(sr)
+                line += f" {seq or float('nan'):9.1f} {sr:6.2f}x"
+            print(line, flush=True)
     geo = lambda r: math.exp(sum(math.log(x) for x in r) / len(r)) if r else float("nan")
-    print(f"geometric mean: cpu/rlottie {geo(cpu_ratios):.2f}x, gpu/rlottie {geo(gpu_ratios):.2f}x "
-          f"({os.cpu_count()} cores; rlottie single-threaded per frame, Lamina's CPU backend one thread per core)")
+    print(f"geometric mean: cpu/rlottie {geo(cpu_ratios):.2f}x, gpu/rlottie {geo(gpu_ratios):.2f}x"
+          + (f", sequential cpu/rlottie {geo(seq_ratios):.2f}x" if args.sequential_too else "")
+          + f" ({os.cpu_count()} cores; rlottie single-threaded per frame, Lamina's CPU backend one thread per core)")
 
 
 if __name__ == "__main__":

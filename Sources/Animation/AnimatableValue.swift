@@ -164,7 +164,7 @@ extension AnimatableValue {
         case .rect(let r): r.origin.x.isFinite && r.origin.y.isFinite && r.width.isFinite && r.height.isFinite
         case .color(let c): c.map { $0.red.isFinite && $0.green.isFinite && $0.blue.isFinite && $0.alpha.isFinite } ?? true
         case .transform(let t): t.isFinite
-        case .path(let p): p.map { path in path.elements.allSatisfy { $0.points.allSatisfy { $0.x.isFinite && $0.y.isFinite } } } ?? true
+        case .path(let p): p.map { path in path.elements.allSatisfy(\.isFinite) } ?? true
         case .bool: true
         case .contents(let c): c.fraction.isFinite
         case .numbers(let v): v.allSatisfy(\.isFinite)

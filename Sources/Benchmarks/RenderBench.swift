@@ -94,6 +94,10 @@ public enum RenderBench {
         public var backends: [BackendKind] = [.gpu, .cpu]
         /// The CPU backend's thread count (nil: one per core).
         public var threads: Int?
+        /// Whether each frame may be planned while the one before draws (`FrameRenderer.plansAhead`).
+        public var plansAhead = true
+        /// `FrameRenderer.planningAheadThreshold` (nil: the renderer's; 0: always plan ahead).
+        public var planningAheadThreshold: Double?
         /// Scene files to run instead of the built-in scenes (loaded by the caller).
         public var scenes: [BenchScenes.Scene]?
         /// Keeps the built-in scenes whose name contains this.
@@ -124,7 +128,7 @@ public enum RenderBench {
                 var frames: [Image] = []
                 var kept = Frames()
                 if let gl {
-                    row.gpu = measure(scene, width: width, height: height, backend: gl, seconds: options.seconds)
+                    row.gpu = measure(scene, width: width, height: height, backend: gl, options: options)
                     row.gpu?.backend = "gpu (\(gl.context.rendererName))"
                     if let frame = probe(scene, width: width, height: height, backend: gl) {
                         frames.append(frame)
@@ -134,7 +138,7 @@ public enum RenderBench {
                     gl.context.makeCurrent()
                 }
                 if let cpu {
-                    row.cpu = measure(scene, width: width, height: height, backend: cpu, seconds: options.seconds)
+                    row.cpu = measure(scene, width: width, height: height, backend: cpu, options: options)
                     row.cpu?.backend = "cpu (\(cpu.threads) threads)"
                     if let frame = probe(scene, width: width, height: height, backend: cpu) {
                         frames.append(frame)
@@ -187,6 +191,13 @@ public enum RenderBench {
             return clock.time(ofFrame: frames.lowerBound + index % frames.count)
         }
 
+        /// Up to `count` clock frames from the `index`th measured frame on, within one loop.
+        func run(from index: Int, count: Int) -> ClosedRange<Int> {
+            guard let frames else { return index...(index + count - 1) }
+            let first = frames.lowerBound + index % frames.count
+            return first...min(first + count - 1, frames.upperBound)
+        }
+
         /// The measured frame index nearest `time` (within the first loop).
         func frame(at time: Double) -> Int {
             guard let frames else { return clock.frame(at: time) }
@@ -194,21 +205,30 @@ public enum RenderBench {
         }
     }
 
-    /// Frames/s and per-stage times of `backend` drawing `scene` for at least `seconds` (and 5 frames).
-    static func measure(_ scene: BenchScenes.Scene, width: Int, height: Int, backend: any RenderBackend, seconds: Double) -> Measurement {
+    /// Frames/s and per-stage times of `backend` drawing `scene` for at least `options.seconds` (and 5 frames).
+    static func measure(_ scene: BenchScenes.Scene, width: Int, height: Int, backend: any RenderBackend,
+                        options: Options) -> Measurement {
+        let seconds = options.seconds
         // A renderer (and content cache) per backend run, so each run pays its own first rasterization.
         let timeline = Timeline(scene, width: width, height: height)
         let renderer = FrameRenderer(width: width, height: height, scale: timeline.scale, backend: backend)
         // Warm up: uploads textures and sizes the pass targets.
         _ = renderer.render(scene.root, at: timeline.time(ofFrame: 0))
-        let stopwatch = Stopwatch()
-        var frames = 0
+        // Runs of frames through the export's frame loop (each run's next frame planned while one
+        // draws), without its budget check, which the single frames above skip too.
+        renderer.budget = nil
+        renderer.plansAhead = options.plansAhead
+        if let threshold = options.planningAheadThreshold { renderer.planningAheadThreshold = threshold }
+        let stopwatch = Stopwatch(), sink = CountingSink()
         let start = Stopwatch.now()
-        while Stopwatch.now() - start < seconds || frames < 5 {
+        while Stopwatch.now() - start < seconds || sink.count < 5 {
             // Past frame 0 (the warm-up): the static scene has nothing new to rasterize.
-            _ = renderer.render(scene.root, at: timeline.time(ofFrame: frames + 1), stopwatch: stopwatch)
-            frames += 1
+            let run = timeline.run(from: sink.count + 1, count: 32)
+            let before = sink.count
+            try? renderer.render(scene.root, frames: run, clock: timeline.clock, into: sink, stopwatch: stopwatch)
+            if sink.count < before + run.count { break }
         }
+        let frames = sink.count
         let total = Stopwatch.now() - start
         let times = stopwatch.times
         let ms = { (seconds: Double) in seconds / Double(frames) * 1000 }
@@ -285,4 +305,12 @@ public enum RenderBench {
         if !ratios.isEmpty { out += "\nratios (this run):\n" + ratios }
         return out
     }
+}
+
+/// Counts the frames it is given and keeps none (the benchmarks' frame loop).
+private final class CountingSink: FrameSink {
+    private(set) var count = 0
+    func consume(_ index: Int, _ image: Image) throws(ExportError) { count += 1 }
+    func finish() throws(ExportError) {}
+    func cancel() {}
 }

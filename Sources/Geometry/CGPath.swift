@@ -51,6 +51,24 @@ public enum PathElement: Equatable, Hashable, Sendable {
         }
     }
 
+    /// Calls `body` with each of the element's points in `points` order, without an array.
+    @inlinable
+    public func forEachPoint(_ body: (CGPoint) -> Void) {
+        switch self {
+        case .move(let p), .line(let p): body(p)
+        case .quadCurve(let p, let c): body(c); body(p)
+        case .curve(let p, let c1, let c2): body(c1); body(c2); body(p)
+        case .closeSubpath: break
+        }
+    }
+
+    /// Whether every coordinate of the element's points is finite.
+    public var isFinite: Bool {
+        var finite = true
+        forEachPoint { finite = finite && $0.x.isFinite && $0.y.isFinite }
+        return finite
+    }
+
     /// The point the element ends at, or `nil` for `closeSubpath`.
     public var endPoint: CGPoint? {
         switch self {
@@ -178,9 +196,7 @@ open class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConvert
     /// `CGPath.boundingBox`. `CGRect.null` for an empty path.
     public var boundingBox: CGRect {
         var box = PathBoundsAccumulator()
-        for element in elements {
-            for point in element.points { box.add(point) }
-        }
+        for element in elements { element.forEachPoint { box.add($0) } }
         return box.rect
     }
 

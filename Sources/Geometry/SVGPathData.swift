@@ -157,7 +157,7 @@ struct SVGPathParser {
         lastQuadControl = quadControl
         // Relative coordinates can overflow even when every number is finite.
         guard current.x.isFinite, current.y.isFinite,
-              elements.suffix(8).allSatisfy({ $0.points.allSatisfy { $0.x.isFinite && $0.y.isFinite } }) else {
+              elements.suffix(8).allSatisfy(\.isFinite) else {
             throw error("coordinates out of range after '\(Character(UnicodeScalar(command)))'", at: argumentsStart)
         }
     }

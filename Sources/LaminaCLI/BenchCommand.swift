@@ -6,7 +6,7 @@ import Benchmarks
 enum BenchCommand {
     static let usage = """
     usage: lamina bench [SCENE…] [--size WxH …] [--seconds S] [--backend gpu|cpu …] [--threads N] [--only TEXT] [--json]
-                        [--html OUT.html]
+                        [--sequential | --plan-ahead] [--html OUT.html]
 
     Renders each built-in benchmark scene (or the scene files given) with both backends, one
     after the other in the same run, and prints frames/s, milliseconds per frame by stage
@@ -16,7 +16,9 @@ enum BenchCommand {
     (the floor) are timed too.
     Default sizes: 1280x720 and 1920x1080; --seconds per scene and backend (default 1.5);
     --only keeps the built-in scenes whose name contains TEXT; --threads sets the CPU backend's
-    thread count (default: one per core). --html OUT.html also writes the run as a page (a bar
+    thread count (default: one per core). Frames are drawn as an export draws them, each planned
+    while the one before draws where planning takes long enough; --plan-ahead always does,
+    --sequential never does. --html OUT.html also writes the run as a page (a bar
     chart of frames/s, stage breakdowns, agreement, and each scene's GPU frame, CPU frame and
     difference image inline) and its JSON beside it (OUT.json).
 
@@ -29,7 +31,7 @@ enum BenchCommand {
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["--size", "--seconds", "--backend", "--only", "--threads", "--html"], flags: ["--json", "--help", "-h", "--export", "--no-memory"])
+        let args = try Arguments(arguments, valued: ["--size", "--seconds", "--backend", "--only", "--threads", "--html"], flags: ["--json", "--help", "-h", "--export", "--no-memory", "--sequential", "--plan-ahead"])
         if args.flags.contains("--help") || args.flags.contains("-h") { print(usage); return 0 }
         if args.flags.contains("--export") { return try runExport(args) }
         var options = RenderBench.Options()
@@ -41,6 +43,8 @@ enum BenchCommand {
             return n
         }
         options.only = args.values("--only").last
+        options.plansAhead = !args.flags.contains("--sequential")
+        if args.flags.contains("--plan-ahead") { options.planningAheadThreshold = 0 }
         if !args.positional.isEmpty {
             options.scenes = try args.positional.map { file throws(JobFailure) in
                 do {

@@ -32,8 +32,7 @@ extension RenderPlanBuilder.Walk {
     /// clips the content before them.
     mutating func isolate(_ index: Int, _ effects: LayerEffects, toTarget: CATransform3D, opacity: Float,
                           into items: inout [DrawItem]) {
-        let layer = tree.layers[index]
-        let p = layer.properties
+        let p = tree.layers[index].properties
         let reach = 3 * LayerEffects.blurReach(effects.filters)
         let visible = visibleRegion(toTarget, margin: reach)
         // A point of margin: a filter's edge pixels sample just past the content.
@@ -291,18 +290,17 @@ extension RenderPlanBuilder.Walk {
         guard let extent = contentExtent(index), p.bounds.contains(extent) || extent.isNull else { return false }
         var stack = [index]
         while let i = stack.popLast() {
-            let layer = tree.layers[i]
-            if !layer.properties.filters.isEmpty || !layer.properties.backgroundFilters.isEmpty || layer.properties.compositingFilter != nil {
+            let properties = tree.layers[i].properties
+            if !properties.filters.isEmpty || !properties.backgroundFilters.isEmpty || properties.compositingFilter != nil {
                 return false
             }
-            stack.append(contentsOf: layer.sublayersInDrawingOrder)
+            stack.append(contentsOf: tree.layers[i].sublayersInDrawingOrder)
         }
         return true
     }
 
     func drawsAsOneItem(_ index: Int) -> Bool {
-        let layer = tree.layers[index]
-        return layer.sublayersInDrawingOrder.isEmpty && layer.mask == nil && !layer.properties.masksToBounds
+        return tree.layers[index].sublayersInDrawingOrder.isEmpty && tree.layers[index].mask == nil && !tree.layers[index].properties.masksToBounds
             && drawnItemCount(index, limit: 2) == 1
     }
 
@@ -313,12 +311,11 @@ extension RenderPlanBuilder.Walk {
         var extent = CGRect.null
         var stack: [(Int, CATransform3D?)] = [(index, nil)]
         while let (i, toRoot) = stack.popLast() {
-            let layer = tree.layers[i]
-            let p = layer.properties
-            guard !p.isHidden, i == index || !layer.isMask && p.opacity > 0 else { continue }
+            let p = tree.layers[i].properties
+            guard !p.isHidden, i == index || !tree.layers[i].isMask && p.opacity > 0 else { continue }
             var local = CGRect.null
             let paints = p.backgroundColor.map { $0.alpha > 0 } == true || p.borderWidth > 0 || p.contents.image != nil
-                || layer.drawing != nil
+                || tree.layers[i].drawing != nil
             switch p.content {
             case .shape(let shape):
                 if let box = shape.path?.boundingBox, !box.isNull {
@@ -355,10 +352,10 @@ extension RenderPlanBuilder.Walk {
             }
             // Sublayers are placed as the walk places them: each flattened into its parent's plane
             // unless the parent keeps a 3D context.
-            for child in layer.sublayersInDrawingOrder {
+            for child in tree.layers[i].sublayersInDrawingOrder {
                 let placement = tree.layers[child].transformToParent
                 let parent = toRoot ?? .identity
-                stack.append((child, placement.concatenating(layer.preservesDepth ? parent : parent.flattened)))
+                stack.append((child, placement.concatenating(tree.layers[i].preservesDepth ? parent : parent.flattened)))
             }
         }
         return extent

@@ -179,9 +179,8 @@ public struct RenderPlanBuilder {
 
         /// Draws layer `index` (and its subtree) with `toTarget` mapping its space to the target's pixels.
         mutating func draw(_ index: Int, toTarget: CATransform3D, opacity inherited: Float, into items: inout [DrawItem]) {
-            let layer = tree.layers[index]
-            let p = layer.properties
-            guard !p.isHidden, !layer.isMask else { return }
+            let p = tree.layers[index].properties
+            guard !p.isHidden, !tree.layers[index].isMask else { return }
             let opacity = inherited * max(0, min(1, p.opacity))
             guard opacity > 0 else { return }
             if !p.isDoubleSided, Self.facesAway(p.bounds, toTarget) != targetIsFlipped { return }
@@ -191,7 +190,7 @@ public struct RenderPlanBuilder {
             if !isTransformLayer, !p.masksToBounds, p.shadowOpacity > 0, let color = p.shadowColor, color.alpha > 0 {
                 appendShadow(index, color: color, toTarget: toTarget, opacity: opacity, into: &items)
             }
-            if !isTransformLayer, let old = layer.transitionFrom, let transition = p.transition {
+            if !isTransformLayer, let old = tree.layers[index].transitionFrom, let transition = p.transition {
                 appendTransition(index, from: old.tree, transition, toTarget: toTarget, opacity: opacity, into: &items)
                 return
             }
@@ -205,9 +204,9 @@ public struct RenderPlanBuilder {
                 isolate(index, effects, toTarget: toTarget, opacity: opacity, into: &items)
                 return
             }
-            if !isTransformLayer, p.masksToBounds && !clipsNothing(index, toTarget: toTarget) || layer.mask != nil || groupOpacity {
+            if !isTransformLayer, p.masksToBounds && !clipsNothing(index, toTarget: toTarget) || tree.layers[index].mask != nil || groupOpacity {
                 isolate(index, toTarget: toTarget, opacity: opacity, purpose: p.masksToBounds ? "masksToBounds"
-                            : layer.mask != nil ? "mask" : "group opacity", into: &items)
+                            : tree.layers[index].mask != nil ? "mask" : "group opacity", into: &items)
                 return
             }
             // A blend-mode layer that draws one item blends that item: the same pixels as
@@ -239,8 +238,7 @@ public struct RenderPlanBuilder {
 
         /// Background, contents, sublayers and border of one layer, without its own isolation.
         mutating func drawContent(_ index: Int, toTarget: CATransform3D, opacity: Float, into items: inout [DrawItem]) {
-            let layer = tree.layers[index]
-            let p = layer.properties
+            let p = tree.layers[index].properties
             let path = label(index)
             let isTransformLayer = p.content == .transformLayer
             let shape = RoundedShape(rect: p.bounds, radius: p.cornerRadius, corners: RoundedCorners(p.maskedCorners),
@@ -258,7 +256,7 @@ public struct RenderPlanBuilder {
                                              antialiasEdges: p.allowsEdgeAntialiasing)))
             }
             // A layer that draws itself shows its drawing as its contents.
-            let drawn = layer.drawing.flatMap { rasterizer?.rasterize(.drawing($0), stopwatch: stopwatch)?.image }
+            let drawn = tree.layers[index].drawing.flatMap { rasterizer?.rasterize(.drawing($0), stopwatch: stopwatch)?.image }
             if let drawn { offscreen.append(OffscreenArea(layer: path, purpose: "drawing", width: drawn.width, height: drawn.height)) }
             if !isTransformLayer, let image = drawn ?? p.contents.image {
                 appendContents(image, of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
@@ -272,8 +270,8 @@ public struct RenderPlanBuilder {
             appendRasterizedContent(of: p, path: path, toTarget: toTarget, opacity: opacity, into: &items)
             // Particles draw above the emitter's border (§15.5); every other sublayer below it.
             let isEmitter = if case .emitter = p.content { true } else { false }
-            let children = isEmitter ? layer.sublayersInDrawingOrder.filter { tree.layers[$0].particle == nil }
-                : layer.sublayersInDrawingOrder
+            let children = isEmitter ? tree.layers[index].sublayersInDrawingOrder.filter { tree.layers[$0].particle == nil }
+                : tree.layers[index].sublayersInDrawingOrder
             drawSublayers(children, of: index, toTarget: toTarget, opacity: opacity, into: &items)
             if !isTransformLayer, p.borderWidth > 0, let border = p.borderColor, border.alpha > 0 {
                 items.append(tagged(DrawItem(layer: path, role: "border", transform: toTarget, rect: p.bounds,
@@ -281,7 +279,7 @@ public struct RenderPlanBuilder {
                                              borderWidth: p.borderWidth, antialiasEdges: p.allowsEdgeAntialiasing)))
             }
             if case .emitter(let emitter) = p.content {
-                let particles = layer.sublayersInDrawingOrder.filter { tree.layers[$0].particle != nil }
+                let particles = tree.layers[index].sublayersInDrawingOrder.filter { tree.layers[$0].particle != nil }
                 // Additive particles add to what is below and to each other, in any order (§15.5).
                 let outerBlend = blendOverride
                 if emitter.renderMode == .additive { blendOverride = .addition }
@@ -295,13 +293,12 @@ public struct RenderPlanBuilder {
         /// split where they cross) by a BSP tree.
         mutating func drawSublayers(_ children: [Int], of index: Int, toTarget: CATransform3D, opacity: Float,
                                     into items: inout [DrawItem]) {
-            let layer = tree.layers[index]
             let ownContext = toContext
-            if layer.preservesDepth {
+            if tree.layers[index].preservesDepth {
                 // Sublayers share one 3D space: their quads are ordered (and split where they
                 // cross) by a BSP tree rather than drawn in array order. The context starts at
                 // the transform layer's placement (which carries its parent's perspective).
-                let context = ownContext ?? layer.transformToParent
+                let context = ownContext ?? tree.layers[index].transformToParent
                 var contextItems: [DrawItem] = []
                 for child in depthSorted(children, in: index) {
                     let placement = tree.layers[child].transformToParent
@@ -331,10 +328,9 @@ public struct RenderPlanBuilder {
         /// what can show in the target.
         mutating func isolate(_ index: Int, toTarget: CATransform3D, opacity: Float, purpose: String,
                               into items: inout [DrawItem]) {
-            let layer = tree.layers[index]
-            let p = layer.properties
+            let p = tree.layers[index].properties
             var region = p.masksToBounds ? p.bounds : contentExtent(index) ?? visibleRegion(toTarget, margin: 0) ?? p.bounds
-            if let mask = layer.mask, let covered = placedExtent(of: mask) { region = region.intersection(Self.maskTile(covered, of: region)) }
+            if let mask = tree.layers[index].mask, let covered = placedExtent(of: mask) { region = region.intersection(Self.maskTile(covered, of: region)) }
             guard !region.isNull, region.width > 0, region.height > 0,
                   let visible = VisibleRegion.clip(region, toTarget: toTarget, target: samplingTarget) else { return }
             let area: CGRect, passWidth: Int, passHeight: Int
@@ -458,11 +454,10 @@ public struct RenderPlanBuilder {
 
         /// Layer space → its rendering context's 3D space: placements up through transform layers.
         func contextMatrix(_ index: Int) -> CATransform3D {
-            let layer = tree.layers[index]
-            guard let parent = layer.parent, !layer.isMask, tree.layers[parent].preservesDepth else {
-                return layer.transformToParent
+            guard let parent = tree.layers[index].parent, !tree.layers[index].isMask, tree.layers[parent].preservesDepth else {
+                return tree.layers[index].transformToParent
             }
-            return layer.transformToParent.concatenating(contextMatrix(parent))
+            return tree.layers[index].transformToParent.concatenating(contextMatrix(parent))
         }
 
         /// Whether anything of the subtree draws at least `limit` items (stops counting there).

@@ -246,4 +246,23 @@ final class CGPathTests: XCTestCase {
         XCTAssertNotEqual(path.hashValue, after)
         XCTAssertEqual(path.hashValue, path.copy().hashValue)
     }
+
+    /// Every point counts, control points first (`CGPathElement.points` order), and one
+    /// non-finite coordinate anywhere makes the element non-finite.
+    func testElementPointsAndFiniteness() {
+        let curve = PathElement.curve(to: pt(5, 6), control1: pt(1, 2), control2: pt(3, 4))
+        var seen: [CGPoint] = []
+        curve.forEachPoint { seen.append($0) }
+        XCTAssertEqual(seen, curve.points)
+        XCTAssertEqual(seen, [pt(1, 2), pt(3, 4), pt(5, 6)])
+        XCTAssertTrue(curve.isFinite)
+        XCTAssertFalse(PathElement.curve(to: pt(5, 6), control1: pt(1, .nan), control2: pt(3, 4)).isFinite)
+        XCTAssertFalse(PathElement.quadCurve(to: pt(.infinity, 0), control: pt(0, 0)).isFinite)
+        XCTAssertTrue(PathElement.closeSubpath.isFinite)
+
+        let path = CGMutablePath()
+        path.move(to: pt(0, 0))
+        path.addCurve(to: pt(10, 0), control1: pt(-5, 20), control2: pt(15, -3))
+        XCTAssertEqual(path.boundingBox, CGRect(x: -5, y: -3, width: 20, height: 23))
+    }
 }

@@ -1,0 +1,63 @@
+import Foundation
+import Synchronization
+import Geometry
+import Rendering
+
+/// A frame ready for the backend: its render plan and the input images it was planned with.
+struct PlannedFrame {
+    var plan: RenderPlan
+    /// The frame's inputs (an input video's frames), which the backend may forget once drawn.
+    var inputs: [ObjectIdentifier: CGImage]
+}
+
+/// Plans the frames of a run on a thread of its own, ahead of the backend: frame n + 1's
+/// evaluation, render plan and content rasterization overlap frame n's drawing, as WebRender
+/// builds frames beside its renderer. Its output is the frames in order, each exactly what
+/// planning it on the calling thread gives (a frame depends only on the tree and its time).
+///
+/// The thread reads the layer tree and the content cache while the caller draws: nothing else
+/// may use them until `stop` returns. At most two planned frames wait (the queue's one and the
+/// one being handed over).
+final class PlanAhead: @unchecked Sendable {
+    private let queue = BoundedQueue<Result<PlannedFrame, ExportError>>(capacity: 1)
+    /// Frames drawn, handed back to be freed on the planning thread: their memory came from its
+    /// malloc arena, and freeing it on the drawing thread would contend for that arena's lock.
+    private let spent = Mutex<[PlannedFrame]>([])
+    private let finished = DispatchSemaphore(value: 0)
+    private let plan: (Int) throws(ExportError) -> PlannedFrame
+
+    /// Starts planning `frames` in order with `plan`, which runs on the new thread only.
+    init(frames: ClosedRange<Int>, plan: @escaping (Int) throws(ExportError) -> PlannedFrame) {
+        self.plan = plan
+        // The thread holds the object until it has signalled `finished`.
+        let thread = Thread { [self] in
+            for index in frames {
+                _ = spent.withLock { frames -> [PlannedFrame] in defer { frames = [] }; return frames }
+                let frame: Result<PlannedFrame, ExportError>
+                do throws(ExportError) { frame = .success(try self.plan(index)) } catch { frame = .failure(error) }
+                guard queue.put(frame), case .success = frame else { break }
+            }
+            finished.signal()
+        }
+        thread.name = "lamina planner"  // at most 15 bytes: what Linux keeps of a thread name
+        thread.start()
+    }
+
+    /// The next frame in order, waiting for it; throws what planning it threw.
+    func next() throws(ExportError) -> PlannedFrame {
+        // The thread stops only after a failure it queued, so a frame asked for always comes.
+        guard let frame = queue.take() else { throw .cancelled }
+        return try frame.get()
+    }
+
+    /// Hands a drawn frame back, for the planning thread to free.
+    func recycle(_ frame: PlannedFrame) {
+        spent.withLock { $0.append(frame) }
+    }
+
+    /// Drops what is planned and waits until the thread has let go of the tree.
+    func stop() {
+        queue.abandon()
+        finished.wait()
+    }
+}

@@ -1,0 +1,131 @@
+import XCTest
+import Synchronization
+import Lamina
+import TestSupport
+
+/// `FrameRenderer.plansAhead`: frames planned on a second thread while the one before draws are
+/// the frames planning them in turn gives, failures and cancellations arrive at the frame they
+/// belong to, and the planning thread has let go of the tree when the render returns.
+final class PlanAheadTests: XCTestCase {
+    private let clock = FrameClock(framesPerSecond: 30)
+
+    /// A 32×8 root with a block moving right 1 point a frame, and a shape layer whose path grows.
+    private func scene() -> CALayer {
+        let root = CALayer()
+        root.bounds = CGRect(x: 0, y: 0, width: 32, height: 8)
+        root.position = CGPoint(x: 16, y: 4)
+        root.backgroundColor = CGColor(gray: 0, alpha: 1)
+        let block = CALayer()
+        block.frame = CGRect(x: 0, y: 0, width: 2, height: 8)
+        block.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+        let move = CABasicAnimation(keyPath: "position.x")
+        move.fromValue = 1
+        move.toValue = 21
+        move.duration = 20.0 / 30
+        move.timingFunction = CAMediaTimingFunction(name: .linear)
+        move.fillMode = .both
+        move.isRemovedOnCompletion = false
+        block.add(move, forKey: "move", atMediaTime: 0)
+        let shape = CAShapeLayer()
+        shape.frame = root.bounds
+        shape.fillColor = CGColor(red: 0, green: 0, blue: 1, alpha: 0.5)
+        let grow = CABasicAnimation(keyPath: "path")
+        grow.fromValue = CGPath(ellipseIn: CGRect(x: 2, y: 2, width: 4, height: 4), transform: nil)
+        grow.toValue = CGPath(ellipseIn: CGRect(x: 0, y: 0, width: 30, height: 8), transform: nil)
+        grow.duration = 20.0 / 30
+        grow.fillMode = .both
+        grow.isRemovedOnCompletion = false
+        shape.add(grow, forKey: "grow", atMediaTime: 0)
+        root.addSublayer(shape)
+        root.addSublayer(block)
+        return root
+    }
+
+    private func renderer(planningAhead: Bool) throws -> FrameRenderer {
+        let renderer = try FrameRenderer(width: 32, height: 8, backend: .cpu)
+        renderer.plansAhead = planningAhead
+        renderer.planningAheadThreshold = 0  // from the first frame, however quick it is to plan
+        return renderer
+    }
+
+    func testFramesPlannedAheadAreTheFramesPlannedInTurn() throws {
+        let root = scene()
+        let ahead = MemorySink(), inTurn = MemorySink()
+        try renderer(planningAhead: true).render(root, frames: 0...20, clock: clock, into: ahead)
+        try renderer(planningAhead: false).render(root, frames: 0...20, clock: clock, into: inTurn)
+        XCTAssertTrue(ahead.isFinished)
+        XCTAssertEqual(ahead.frames.map(\.index), Array(0...20))
+        XCTAssertEqual(ahead.images.map(\.pixels), inTurn.images.map(\.pixels))
+        // The block's left edge is at x = n in frame n (not one frame's picture repeated).
+        XCTAssertEqual(ahead.images.map { image in (0..<image.width).first { image[$0, 4].r > 128 } },
+                       (0...20).map { Optional($0) })
+    }
+
+    func testInputsAreAskedForOnThePlanningThreadInOrder() throws {
+        let inputs = RecordingInputs()
+        try renderer(planningAhead: true).render(scene(), frames: 0...9, clock: clock, inputs: inputs, into: MemorySink())
+        XCTAssertEqual(inputs.calls.map(\.frame), Array(0...9))
+        XCTAssertTrue(inputs.calls.allSatisfy { $0.thread != pthread_self() })
+
+        // Below the threshold every frame is planned on the calling thread.
+        let quick = RecordingInputs()
+        let renderer = try FrameRenderer(width: 32, height: 8, backend: .cpu)
+        renderer.planningAheadThreshold = 60  // a minute per frame
+        try renderer.render(scene(), frames: 0...9, clock: clock, inputs: quick, into: MemorySink())
+        XCTAssertEqual(quick.calls.map(\.frame), Array(0...9))
+        XCTAssertTrue(quick.calls.allSatisfy { $0.thread == pthread_self() })
+    }
+
+    /// A failure while planning frame 6 ahead arrives after frames 0–5 are drawn, as it does
+    /// planning in turn, and the sink is cancelled.
+    func testAFailurePlanningAheadArrivesAtItsFrame() throws {
+        for planningAhead in [true, false] {
+            let sink = MemorySink()
+            var done = 0
+            XCTAssertThrowsError(try renderer(planningAhead: planningAhead).render(
+                scene(), frames: 0...20, clock: clock, inputs: RecordingInputs(failingAt: 6), into: sink,
+                progress: { done = $0 })) { error in
+                XCTAssertEqual(error as? ExportError, .badInput(path: "input.mov", reason: "frame 6 cannot be decoded"))
+            }
+            XCTAssertEqual(done, 6, "planning ahead: \(planningAhead)")
+            XCTAssertTrue(sink.frames.isEmpty)
+            XCTAssertFalse(sink.isFinished)
+        }
+    }
+
+    /// Cancelled after 3 frames: the render throws `.cancelled`, and once it returns nothing
+    /// plans any more (at most the two frames after the last drawn were planned).
+    func testCancellingStopsThePlanningThreadBeforeReturning() throws {
+        let inputs = RecordingInputs()
+        var done = 0
+        XCTAssertThrowsError(try renderer(planningAhead: true).render(
+            scene(), frames: 0...200, clock: clock, inputs: inputs, into: MemorySink(),
+            isCancelled: { done >= 3 }, progress: { done = $0 })) { error in
+            XCTAssertEqual(error as? ExportError, .cancelled)
+        }
+        let planned = inputs.calls.count
+        XCTAssertGreaterThanOrEqual(planned, 3)
+        XCTAssertLessThanOrEqual(planned, 3 + 2)
+        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(inputs.calls.count, planned)
+    }
+}
+
+/// Frame inputs with no images that record which frame was asked for on which thread, and fail
+/// at one frame.
+private final class RecordingInputs: FrameInputs, @unchecked Sendable {
+    private let recorded = Mutex<[(frame: Int, thread: pthread_t)]>([])
+    private let failingAt: Int?
+
+    init(failingAt: Int? = nil) { self.failingAt = failingAt }
+
+    var calls: [(frame: Int, thread: pthread_t)] { recorded.withLock { $0 } }
+
+    func images(forFrame index: Int) throws(ExportError) -> [ObjectIdentifier: CGImage] {
+        recorded.withLock { $0.append((index, pthread_self())) }
+        if index == failingAt { throw .badInput(path: "input.mov", reason: "frame \(index) cannot be decoded") }
+        return [:]
+    }
+
+    func close() {}
+}
