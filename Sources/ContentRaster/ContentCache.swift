@@ -57,7 +57,6 @@ public final class ContentCache: ContentRasterizer, Sendable {
     public init(capacity: Int = 512, maximumPixels: Int = SceneLimits.maximumOffscreenPixels) {
         self.capacity = max(1, capacity)
         self.maximumPixels = maximumPixels
-        _ = RasterMemory.isConfigured
     }
 
     /// The request's image and placement, rasterized only when no equal request was seen (and
