@@ -10,11 +10,17 @@ public protocol FrameInputs: AnyObject {
     func images(forFrame index: Int) throws(ExportError) -> [ObjectIdentifier: CGImage]
     /// Stops whatever produces the images (decoders); called once the frames are done or abandoned.
     func close()
+    /// Whether `images(forFrame:)` may be called on a thread of its own, frames ahead of the
+    /// one drawing (`FrameRenderer.plansAhead`): true only where it does not draw with the
+    /// render's backend, whose GL context and buffers belong to the drawing thread.
+    var isReadableAhead: Bool { get }
 }
 
 extension FrameInputs {
     /// Default: nothing to stop.
     public func close() {}
+    /// Default: asked for on the drawing thread, frame by frame.
+    public var isReadableAhead: Bool { false }
 }
 
 /// An input video's frames shown by layers: the `AVVideoCompositionCoreAnimationTool` job.
@@ -23,6 +29,8 @@ extension FrameInputs {
 public final class VideoFrameInputs: FrameInputs {
     private let source: VideoSource
     private let layers: [ObjectIdentifier]
+    /// Frames come from a decoder's pipe, in order, on any thread.
+    public var isReadableAhead: Bool { true }
 
     /// Decodes `composition`'s video from frame `first` of `clock` at `width`×`height` pixels.
     public init(_ composition: VideoComposition, info: VideoInfo, width: Int, height: Int, clock: FrameClock,

@@ -57,17 +57,17 @@ public final class FrameRenderer {
     public var subject = "the layer tree"
     /// Whether a render of several frames may plan each frame on a second thread while the backend
     /// draws the one before (`true`, the default): the same frames, sooner on more than one core.
-    /// It does once a run's first frames took long enough to plan (`planningAheadThreshold`).
+    /// It does once a run's last few frames took long enough to plan (`planningAheadThreshold`).
     /// Custom drawing (`draw(in:)`, delegates) then runs on that thread, one frame at a time.
     public var plansAhead = true
     /// Planning ahead pays where planning a frame takes long enough that overlapping it with
     /// drawing gains more than handing the plan to another thread costs (waking it, the plan's
     /// memory moving between cores): on the 2-core reference machine it is even on Lottie frames
-    /// planned in ~0.2 ms and gains 10–60 % from ~0.3 ms on. A run times its first frames on the
-    /// calling thread and plans ahead when the fastest of them took this long (seconds; 0: whenever
-    /// a run has more frames).
+    /// planned in ~0.2 ms and gains 10–60 % from ~0.3 ms on. A run plans its frames on the
+    /// calling thread, timing them, until the fastest of the last few took this long (seconds;
+    /// 0: from the first frame, whenever a run has more than one).
     public var planningAheadThreshold = 0.2e-3
-    /// Frames of a run planned on the calling thread and timed before it may plan ahead.
+    /// How many of the last frames planned on the calling thread decide whether to plan ahead.
     static let framesTimedBeforePlanningAhead = 3
     /// The last render that passed the budget check (so an export checks once).
     private var checked: (root: ObjectIdentifier, times: [Double])?
@@ -96,7 +96,7 @@ public final class FrameRenderer {
     /// layers they name (see `RenderPlanBuilder.frameInputs`).
     public func plan(_ root: CALayer, at time: Double, inputs: [ObjectIdentifier: CGImage] = [:],
                      stopwatch: Stopwatch? = nil) -> RenderPlan {
-        let tree = stopwatch.measure(.evaluate) { PresentationTree.evaluate(root, at: time) }
+        let tree = stopwatch.measure(.evaluate) { PresentationTree.evaluateDrawable(root, at: time) }
         var builder = RenderPlanBuilder(width: width, height: height, scale: scale, background: background,
                                         contentRasterizer: contentCache)
         builder.frameInputs = inputs
@@ -167,11 +167,11 @@ public final class FrameRenderer {
                                                           inputs: frameInputs, stopwatch: stopwatch),
                                     inputs: frameInputs)
             }
-            // Each run times its first frames on this thread, then plans ahead if that pays.
+            // Frames are planned on this thread, and timed, until the last few say planning ahead pays.
             var planTimes: [Double] = []
             func startsPlanningAhead(after index: Int?) -> PlanAhead? {
                 let next = index.map { $0 + 1 } ?? frames.lowerBound
-                guard plansAhead, next < frames.upperBound,
+                guard plansAhead, next < frames.upperBound, inputs?.isReadableAhead ?? true,
                       planningAheadThreshold <= 0 || planTimes.count == Self.framesTimedBeforePlanningAhead
                         && planTimes.min()! >= planningAheadThreshold else { return nil }
                 return PlanAhead(frames: next...frames.upperBound, plan: planFrame)
@@ -187,7 +187,7 @@ public final class FrameRenderer {
                 } else {
                     let start = Stopwatch.now()
                     frame = try planFrame(index)
-                    planTimes.append(Stopwatch.now() - start)
+                    planTimes = (planTimes + [Stopwatch.now() - start]).suffix(Self.framesTimedBeforePlanningAhead)
                 }
                 guard let image = backend.render(frame.plan, images: images, stopwatch: stopwatch) else {
                     throw .renderFailed(frame: index)

@@ -84,12 +84,13 @@ extension PresentationTree {
             partSlots = slots
         }
 
-        func evaluate(at time: Double) -> [PresentedLayer] {
+        func evaluate(at time: Double, drawableOnly: Bool = false) -> [PresentedLayer] {
             let (chain, parts) = (chain, parts)
             var assembled: [PresentedLayer] = []
             let inPlace = [PresentedLayer](unsafeUninitializedCapacity: slotCount) { buffer, initialized in
                 let slots = buffer.baseAddress!
                 var rootBuilder = Builder(layers: PresentedLayerRegion(slots: slots, count: rootSlots))
+                rootBuilder.drawableOnly = drawableOnly
                 // The root and its chain of only children, each its parent's one sublayer.
                 var frame = ParentFrame(time: time)
                 var index = rootBuilder.appendLayer(chain[0], parent: nil, siblingIndex: 0, depth: 0, isMask: false,
@@ -105,7 +106,10 @@ extension PresentationTree {
                 let (splitIndex, splitFrame, depth) = (index, frame, chain.count)
                 let sublayers = chain.last?.sublayers ?? []
                 var builders = partStarts.indices.map { k in
-                    Builder(layers: PresentedLayerRegion(slots: slots + partStarts[k], count: partSlots[k]), base: partStarts[k])
+                    var builder = Builder(layers: PresentedLayerRegion(slots: slots + partStarts[k], count: partSlots[k]),
+                                          base: partStarts[k])
+                    builder.drawableOnly = drawableOnly
+                    return builder
                 }
                 var children = [[Int]](repeating: [], count: parts.count)
                 builders.withUnsafeMutableBufferPointer { builders in

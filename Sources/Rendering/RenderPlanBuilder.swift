@@ -183,6 +183,9 @@ public struct RenderPlanBuilder {
             guard !p.isHidden, !tree.layers[index].isMask else { return }
             let opacity = inherited * max(0, min(1, p.opacity))
             guard opacity > 0 else { return }
+            // Scaled to nothing (as Lottie files hide layers): its plane, and every plane it
+            // flattens, meets the target in a line or a point, which draws no pixel.
+            if !tree.layers[index].preservesDepth, Self.collapsesPlane(toTarget) { return }
             if !p.isDoubleSided, Self.facesAway(p.bounds, toTarget) != targetIsFlipped { return }
             let isTransformLayer = p.content == .transformLayer
 
@@ -333,6 +336,10 @@ public struct RenderPlanBuilder {
             if let mask = tree.layers[index].mask, let covered = placedExtent(of: mask) { region = region.intersection(Self.maskTile(covered, of: region)) }
             guard !region.isNull, region.width > 0, region.height > 0,
                   let visible = VisibleRegion.clip(region, toTarget: toTarget, target: samplingTarget) else { return }
+            if !p.masksToBounds, toContext == nil, let pixels = rotatedTargetPass(visible, toTarget: toTarget) {
+                isolateOnTargetPixels(index, pixels, toTarget: toTarget, opacity: opacity, purpose: purpose, into: &items)
+                return
+            }
             let area: CGRect, passWidth: Int, passHeight: Int
             if let aligned = targetAlignedPass(visible, toTarget: toTarget) {
                 (area, passWidth, passHeight) = aligned
@@ -402,6 +409,42 @@ public struct RenderPlanBuilder {
             let side = CGFloat(maximumPassSide)
             guard x1 > x0, y1 > y0, x1 - x0 <= side, y1 - y0 <= side else { return nil }
             return (CGRect(x: (x0 - tx) / sx, y: (y0 - ty) / sy, width: (x1 - x0) / sx, height: (y1 - y0) / sy), Int(x1 - x0), Int(y1 - y0))
+        }
+
+        /// Under a 2D map that turns or skews (`toTarget`, no perspective), the target's pixels
+        /// covering `visible`: a pass there draws the layer as the target would, and is copied
+        /// one to one, where a pass in the layer's own space would be resampled turned. Nil
+        /// under other maps, or past `maximumPassSide`.
+        func rotatedTargetPass(_ visible: CGRect, toTarget m: CATransform3D) -> CGRect? {
+            guard m.m12 != 0 || m.m21 != 0, abs(m.m14) <= 1e-12, abs(m.m24) <= 1e-12, abs(m.m44 - 1) <= 1e-12 else { return nil }
+            var box = CGRect.null
+            for corner in [CGPoint(x: visible.minX, y: visible.minY), CGPoint(x: visible.maxX, y: visible.minY),
+                           CGPoint(x: visible.minX, y: visible.maxY), CGPoint(x: visible.maxX, y: visible.maxY)] {
+                box = box.union(CGRect(x: corner.x * m.m11 + corner.y * m.m21 + m.m41,
+                                       y: corner.x * m.m12 + corner.y * m.m22 + m.m42, width: 0, height: 0))
+            }
+            let pixels = CGRect(x: box.minX.rounded(.down), y: box.minY.rounded(.down),
+                                width: box.maxX.rounded(.up) - box.minX.rounded(.down),
+                                height: box.maxY.rounded(.up) - box.minY.rounded(.down))
+                .intersection(CGRect(x: 0, y: 0, width: target.width, height: target.height))
+            let side = CGFloat(maximumPassSide)
+            guard !pixels.isNull, pixels.width >= 1, pixels.height >= 1, pixels.width <= side, pixels.height <= side else { return nil }
+            return pixels
+        }
+
+        /// `isolate` into a pass of the target's pixels `pixels` (see `rotatedTargetPass`),
+        /// composited unturned.
+        mutating func isolateOnTargetPixels(_ index: Int, _ pixels: CGRect, toTarget: CATransform3D, opacity: Float,
+                                            purpose: String, into items: inout [DrawItem]) {
+            let toPass = toTarget.concatenating(CATransform3DMakeTranslation(-pixels.minX, -pixels.minY, 0))
+            let width = Int(pixels.width), height = Int(pixels.height)
+            let passID = pass(width: width, height: height, purpose: purpose, owner: label(index)) { walk, passItems in
+                walk.drawContent(index, toTarget: toPass, opacity: 1, into: &passItems)
+            }
+            let maskID = maskPass(of: index, toPass: toPass, width: width, height: height)
+            items.append(tagged(DrawItem(layer: label(index), role: "group", transform: CATransform3DIdentity, rect: pixels,
+                                         paint: .pass(passID, source: CGRect(x: 0, y: 0, width: 1, height: 1)), opacity: opacity,
+                                         shape: nil, antialiasEdges: false, maskPass: maskID)))
         }
 
         /// What a mask (or any sublayer) draws, in its parent's space; nil where that is unbounded.
@@ -483,6 +526,13 @@ public struct RenderPlanBuilder {
 
         /// True when the layer's front face points away: its projected corners wind the other way
         /// (clockwise on screen, y down, is the front).
+        /// Whether `m` maps the plane z = 0 onto a line or a point: the determinant of the map of
+        /// (x, y, 1) it applies there is 0.
+        static func collapsesPlane(_ m: CATransform3D) -> Bool {
+            m.m11 * (m.m22 * m.m44 - m.m24 * m.m42) - m.m12 * (m.m21 * m.m44 - m.m24 * m.m41)
+                + m.m14 * (m.m21 * m.m42 - m.m22 * m.m41) == 0
+        }
+
         static func facesAway(_ bounds: CGRect, _ m: CATransform3D) -> Bool {
             let corners = [CGPoint(x: bounds.minX, y: bounds.minY), CGPoint(x: bounds.maxX, y: bounds.minY),
                            CGPoint(x: bounds.maxX, y: bounds.maxY), CGPoint(x: bounds.minX, y: bounds.maxY)]

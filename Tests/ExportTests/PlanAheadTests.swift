@@ -61,6 +61,17 @@ final class PlanAheadTests: XCTestCase {
                        (0...20).map { Optional($0) })
     }
 
+    /// Inputs that draw with the render's backend (an AVFoundation composition's tracks) are
+    /// asked for on the drawing thread, and nothing is planned ahead.
+    func testInputsThatUseTheBackendKeepFramesOnTheDrawingThread() throws {
+        let inputs = RecordingInputs(readableAhead: false)
+        let sink = MemorySink()
+        try renderer(planningAhead: true).render(scene(), frames: 0...9, clock: clock, inputs: inputs, into: sink)
+        XCTAssertEqual(inputs.calls.map(\.frame), Array(0...9))
+        XCTAssertTrue(inputs.calls.allSatisfy { $0.thread == pthread_self() })
+        XCTAssertEqual(sink.frames.map(\.index), Array(0...9))
+    }
+
     func testInputsAreAskedForOnThePlanningThreadInOrder() throws {
         let inputs = RecordingInputs()
         try renderer(planningAhead: true).render(scene(), frames: 0...9, clock: clock, inputs: inputs, into: MemorySink())
@@ -74,6 +85,20 @@ final class PlanAheadTests: XCTestCase {
         try renderer.render(scene(), frames: 0...9, clock: clock, inputs: quick, into: MemorySink())
         XCTAssertEqual(quick.calls.map(\.frame), Array(0...9))
         XCTAssertTrue(quick.calls.allSatisfy { $0.thread == pthread_self() })
+    }
+
+    /// A run starts on the calling thread and moves to the planning thread once three frames in a
+    /// row took long enough to plan (here from frame 5 on, whose inputs take 10 ms to come).
+    func testARunPlansAheadOnceFramesTakeLongEnough() throws {
+        let inputs = RecordingInputs(slowFrom: 5)
+        let renderer = try FrameRenderer(width: 32, height: 8, backend: .cpu)
+        renderer.planningAheadThreshold = 3e-3
+        try renderer.render(scene(), frames: 0...15, clock: clock, inputs: inputs, into: MemorySink())
+        let calls = inputs.calls
+        XCTAssertEqual(calls.map(\.frame), Array(0...15))
+        XCTAssertTrue(calls.prefix(3).allSatisfy { $0.thread == pthread_self() }, "timed on the calling thread first")
+        XCTAssertTrue(calls[5...7].allSatisfy { $0.thread == pthread_self() }, "the slow frames timed there too")
+        XCTAssertTrue(calls[8...].allSatisfy { $0.thread != pthread_self() }, "then planned ahead")
     }
 
     /// A failure while planning frame 6 ahead arrives after frames 0–5 are drawn, as it does
@@ -111,19 +136,24 @@ final class PlanAheadTests: XCTestCase {
     }
 }
 
-/// Frame inputs with no images that record which frame was asked for on which thread, and fail
-/// at one frame.
+/// Frame inputs with no images that record which frame was asked for on which thread, fail at
+/// one frame, or take 10 ms from one frame on.
 private final class RecordingInputs: FrameInputs, @unchecked Sendable {
     private let recorded = Mutex<[(frame: Int, thread: pthread_t)]>([])
     private let failingAt: Int?
+    private let slowFrom: Int?
 
-    init(failingAt: Int? = nil) { self.failingAt = failingAt }
+    init(failingAt: Int? = nil, slowFrom: Int? = nil, readableAhead: Bool = true) {
+        (self.failingAt, self.slowFrom, isReadableAhead) = (failingAt, slowFrom, readableAhead)
+    }
 
     var calls: [(frame: Int, thread: pthread_t)] { recorded.withLock { $0 } }
+    let isReadableAhead: Bool
 
     func images(forFrame index: Int) throws(ExportError) -> [ObjectIdentifier: CGImage] {
         recorded.withLock { $0.append((index, pthread_self())) }
         if index == failingAt { throw .badInput(path: "input.mov", reason: "frame \(index) cannot be decoded") }
+        if let slowFrom, index >= slowFrom { Thread.sleep(forTimeInterval: 0.01) }
         return [:]
     }
 
