@@ -31,11 +31,11 @@ public final class ContentCache: ContentRasterizer, Sendable {
     }
 
     fileprivate struct State {
-        var entries: [ContentRequest: (value: RasterizedContent?, lastUse: UInt64)] = [:]
+        var entries: [Key: (value: RasterizedContent?, lastUse: UInt64)] = [:]
         /// Every use (a hit or a store) in clock order from `usesStart` on; an entry's uses before
         /// its last are stale. The least recently used entry is the first use still `live`, so
         /// eviction needs no scan of the entries.
-        var uses: [(clock: UInt64, request: ContentRequest)] = []
+        var uses: [(clock: UInt64, request: Key)] = []
         var usesStart = 0
         /// The clocks of the entries' last uses.
         var live: Set<UInt64> = []
@@ -62,10 +62,11 @@ public final class ContentCache: ContentRasterizer, Sendable {
     /// The request's image and placement, rasterized only when no equal request was seen (and
     /// kept) before.
     public func rasterize(_ request: ContentRequest, stopwatch: Stopwatch?) -> RasterizedContent? {
-        if let hit = lookup(request) { return hit }
+        let key = Key(request)
+        if let hit = lookup(key) { return hit }
         var warnings: [String] = []
         let result = stopwatch.measure(.raster) { Self.render(request, warnings: &warnings) }
-        store(result, for: request, warnings: warnings)
+        store(result, for: key, warnings: warnings)
         return result
     }
 
@@ -276,7 +277,7 @@ public final class ContentCache: ContentRasterizer, Sendable {
     }
 
     /// The cached result (counted as a hit), or nil (counted as a miss).
-    private func lookup(_ request: ContentRequest) -> RasterizedContent?? {
+    private func lookup(_ request: Key) -> RasterizedContent?? {
         state.withLock { state in
             state.clock += 1
             guard let i = state.entries.index(forKey: request) else {
@@ -291,7 +292,7 @@ public final class ContentCache: ContentRasterizer, Sendable {
         }
     }
 
-    private func store(_ value: RasterizedContent?, for request: ContentRequest, warnings: [String]) {
+    private func store(_ value: RasterizedContent?, for request: Key, warnings: [String]) {
         let capacity = self.capacity, maximumPixels = self.maximumPixels
         state.withLock { state in
             state.clock += 1
@@ -311,9 +312,24 @@ public final class ContentCache: ContentRasterizer, Sendable {
 }
 
 extension ContentCache {
+    /// A request with its hash worked out once: a lookup, the store after a miss and the
+    /// evictions each hashed the whole request (every point of a shape's path) again.
+    struct Key: Hashable, Sendable {
+        let request: ContentRequest
+        let hash: Int
+
+        init(_ request: ContentRequest) {
+            self.request = request
+            hash = request.hashValue
+        }
+
+        static func == (a: Key, b: Key) -> Bool { a.hash == b.hash && a.request == b.request }
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+
     /// Records a use of `request` at the state's clock (its entry's `lastUse` already set);
     /// stale uses are dropped once they outnumber the entries, and taken ones once they are half.
-    fileprivate static func used(_ request: ContentRequest, _ state: inout State) {
+    fileprivate static func used(_ request: Key, _ state: inout State) {
         state.live.insert(state.clock)
         state.uses.append((state.clock, request))
         if state.uses.count - state.usesStart > 2 * state.entries.count + 64 {
@@ -326,7 +342,7 @@ extension ContentCache {
     }
 
     /// Takes the least recently used entry's request off the uses (nil when none is left).
-    fileprivate static func leastRecentlyUsed(_ state: inout State) -> ContentRequest? {
+    fileprivate static func leastRecentlyUsed(_ state: inout State) -> Key? {
         while state.usesStart < state.uses.count {
             let use = state.uses[state.usesStart]
             state.usesStart += 1

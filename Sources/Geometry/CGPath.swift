@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The kind of a path element; the Core Graphics `CGPathElementType` counterpart.
 public enum CGPathElementType: Int32, Sendable {
@@ -125,7 +126,13 @@ open class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConvert
     // Apple's — must not be shared across threads while being mutated.
 
     /// The path's drawing commands, in order.
-    public internal(set) var elements: [PathElement]
+    public internal(set) var elements: [PathElement] {
+        didSet { elementsHash.store(0, ordering: .relaxed) }
+    }
+
+    /// `elements.hashValue` (never 0) once worked out, 0 before: content caches key rasters by
+    /// paths, and hashed every point of a path for every lookup of every frame.
+    private let elementsHash = Atomic<Int>(0)
 
     init(elements: [PathElement]) {
         self.elements = elements
@@ -268,9 +275,15 @@ open class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConvert
         lhs === rhs || lhs.elements == rhs.elements
     }
 
-    /// Hashes the element list, consistently with `==`.
+    /// Hashes the element list, consistently with `==` (worked out once per path and mutation).
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(elements)
+        var hash = elementsHash.load(ordering: .relaxed)
+        if hash == 0 {
+            hash = elements.hashValue
+            if hash == 0 { hash = 1 }
+            elementsHash.store(hash, ordering: .relaxed)
+        }
+        hasher.combine(hash)
     }
 }
 

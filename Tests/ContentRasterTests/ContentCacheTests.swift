@@ -40,6 +40,39 @@ final class ContentCacheTests: XCTestCase {
         XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 1, misses: 2, count: 2))
     }
 
+    /// A hit is the image a fresh cache rasterizes for the same request, byte for byte; a path
+    /// with one point moved, or another fill colour, misses and draws differently.
+    func testHitsMatchAFreshRasterAndChangedPathsOrColoursMiss() throws {
+        func request(corner: CGFloat = 12, fill: CGColor = CGColor(red: 1, green: 0.5, blue: 0, alpha: 1)) -> ContentRequest {
+            let path = CGMutablePath()
+            path.move(to: CGPoint(x: 1, y: 1))
+            path.addLine(to: CGPoint(x: corner, y: 2))
+            path.addLine(to: CGPoint(x: 6, y: 11))
+            path.closeSubpath()
+            var shape = ShapeProperties()
+            shape.path = path
+            shape.fillColor = fill
+            return .alignedShape(shape, scale: 1.5, stretch: CGSize(width: 1, height: 1), phase: CGPoint(x: 0.25, y: 0.5))
+        }
+        let cache = ContentCache()
+        let first = try XCTUnwrap(cache.rasterize(request()))
+        let hit = try XCTUnwrap(cache.rasterize(request()))
+        XCTAssertTrue(hit.image === first.image)
+        let fresh = try XCTUnwrap(ContentCache().rasterize(request()))
+        XCTAssertEqual(hit.image.pixels, fresh.image.pixels)
+        XCTAssertEqual(hit.rect, fresh.rect)
+        let moved = try XCTUnwrap(cache.rasterize(request(corner: 12.5)))
+        XCTAssertFalse(moved.image === first.image)
+        XCTAssertNotEqual(moved.image.pixels, first.image.pixels)
+        let recoloured = try XCTUnwrap(cache.rasterize(request(fill: CGColor(red: 0, green: 0.5, blue: 1, alpha: 1))))
+        XCTAssertNotEqual(recoloured.image.pixels, first.image.pixels)
+        XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 1, misses: 3, count: 3))
+        // Each still hits after the others were stored.
+        XCTAssertTrue(try XCTUnwrap(cache.rasterize(request())).image === first.image)
+        XCTAssertTrue(try XCTUnwrap(cache.rasterize(request(corner: 12.5))).image === moved.image)
+        XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 3, misses: 3, count: 3))
+    }
+
     func testTextWarningsAreCollectedOnce() throws {
         let cache = ContentCache()
         var text = TextProperties()
@@ -106,6 +139,19 @@ final class ContentCacheTests: XCTestCase {
         XCTAssertGreaterThan(hits, 100)
         XCTAssertGreaterThan(misses, 100)
         XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: hits, misses: misses, count: 3))
+    }
+
+    /// A looping animation whose frames' rasters all fit the budget is drawn once: every pass
+    /// after the first hits, however many of its results were never asked for twice in a row
+    /// (Switch_States loops 21 frames; dropping results not hit by the next frame first redrew
+    /// all of them every pass).
+    func testALoopThatFitsTheBudgetIsRasterizedOnce() {
+        func frame(_ i: Int) -> ContentRequest { .filledPath(CGPath(rect: CGRect(x: 0, y: 0, width: 10 + i, height: 10)), scale: 1) }
+        let cache = ContentCache(maximumPixels: 21 * 31 * 10)
+        for _ in 0..<3 {
+            for i in 0..<21 { _ = cache.rasterize(frame(i)) }
+        }
+        XCTAssertEqual(cache.statistics, ContentCache.Statistics(hits: 42, misses: 21, count: 21))
     }
 
     func testHugeContentIsRasterizedWithinTheSideLimit() throws {

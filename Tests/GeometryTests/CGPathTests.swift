@@ -222,6 +222,31 @@ final class CGPathTests: XCTestCase {
         XCTAssertEqual(CGMutablePath().description, "")
     }
 
+    /// The hash is worked out once and kept, so it must follow mutation: a path hashed, then
+    /// extended, hashes as a fresh path with the new elements does, and equal paths built
+    /// apart hash alike.
+    func testHashFollowsMutationAndMatchesEqualPaths() {
+        let path = CGMutablePath()
+        path.move(to: CGPoint(x: 1, y: 2))
+        path.addLine(to: CGPoint(x: 3, y: 4))
+        let before = path.hashValue
+        XCTAssertEqual(before, path.copy().hashValue)
+        XCTAssertEqual(before, path.hashValue)
+        path.addLine(to: CGPoint(x: 5, y: 7))
+        let after = path.hashValue
+        XCTAssertNotEqual(after, before)
+        let fresh = CGMutablePath()
+        fresh.move(to: CGPoint(x: 1, y: 2))
+        fresh.addLine(to: CGPoint(x: 3, y: 4))
+        fresh.addLine(to: CGPoint(x: 5, y: 7))
+        XCTAssertEqual(fresh, path)
+        XCTAssertEqual(fresh.hashValue, after)
+        XCTAssertEqual(Set([path, fresh, path.copy()]).count, 1)
+        path.addPath(fresh)
+        XCTAssertNotEqual(path.hashValue, after)
+        XCTAssertEqual(path.hashValue, path.copy().hashValue)
+    }
+
     /// Every point counts, control points first (`CGPathElement.points` order), and one
     /// non-finite coordinate anywhere makes the element non-finite.
     func testElementPointsAndFiniteness() {
