@@ -16,9 +16,17 @@ public final class CPURenderer: RenderBackend {
     /// Rows of each pass are split over this many threads.
     public let threads: Int
     private var contents: [ObjectIdentifier: (image: CGImage, texture: Texture?, lastUse: Int)] = [:]
-    /// Frames rendered; contents unused for 30 frames are dropped, so content rasterized anew
-    /// every frame (an animated path) cannot pile up.
+    /// Bytes of the images in `contents`.
+    private(set) var contentsBytes = 0
+    /// Frames rendered; contents unused for 30 frames are dropped, and the least recently used
+    /// beyond `contentsByteBudget`, so content rasterized anew every frame (an animated path, a
+    /// Lottie file's trimmed strokes) cannot pile up: each frame's new rasters would otherwise
+    /// stay 30 frames, hundreds of megabytes at 1080² whose fresh pages cost a fault each.
     private var frameNumber = 0
+    /// Bytes of contents kept past the frame that used them: 8 frames' worth of the largest frame
+    /// drawn, at least 64 MiB.
+    var contentsByteBudget: Int { max(64 << 20, 8 * largestFrameBytes) }
+    private var largestFrameBytes = 0
     /// Pass targets by position in the plan, reused across frames.
     private var targets: [Texture] = []
     /// Which opaque item owns each pixel, reused across passes and frames.
@@ -104,7 +112,9 @@ public final class CPURenderer: RenderBackend {
             }
         }
         frameNumber += 1
-        if frameNumber % 8 == 0 { contents = contents.filter { frameNumber - $0.value.lastUse <= 30 } }
+        largestFrameBytes = max(largestFrameBytes, plan.width * plan.height * 4)
+        if frameNumber % 8 == 0 { dropContents { frameNumber - $0.lastUse > 30 } }
+        if contentsBytes > contentsByteBudget { dropLeastRecentlyUsedContents() }
         stopwatch?.add(Stopwatch.now() - start, to: .composite)
         return Image(width: plan.width, height: plan.height, pixels: frame)
     }
@@ -286,9 +296,28 @@ public final class CPURenderer: RenderBackend {
 
     /// Drops the texture of `image` (video frames are drawn once).
     public func forget(_ image: CGImage) {
-        contents[ObjectIdentifier(image)] = nil
+        dropContents { $0.image === image }
         reuse.reset()
     }
+
+    private func dropContents(where drops: ((image: CGImage, texture: Texture?, lastUse: Int)) -> Bool) {
+        for (key, entry) in contents where drops(entry) {
+            contents[key] = nil
+            contentsBytes -= Self.bytes(of: entry.image)
+        }
+    }
+
+    /// Drops contents, least recently used first, until they fit `contentsByteBudget`; what the
+    /// frame just drawn used stays.
+    private func dropLeastRecentlyUsedContents() {
+        for (key, entry) in contents.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
+            guard contentsBytes > contentsByteBudget, entry.lastUse < frameNumber - 1 else { break }
+            contents[key] = nil
+            contentsBytes -= Self.bytes(of: entry.image)
+        }
+    }
+
+    private static func bytes(of image: CGImage) -> Int { image.width * image.height * 4 }
 
     private func texture(for image: CGImage, images: ImageProvider) -> Texture? {
         let key = ObjectIdentifier(image)
@@ -298,6 +327,7 @@ public final class CPURenderer: RenderBackend {
         }
         let texture = images.pixels(for: image).map(Texture.init)
         contents[key] = (image, texture, frameNumber)
+        contentsBytes += Self.bytes(of: image)
         return texture
     }
 }
