@@ -187,7 +187,8 @@ public final class FrameRenderer {
                 } else {
                     let start = Stopwatch.now()
                     frame = try planFrame(index)
-                    planTimes = (planTimes + [Stopwatch.now() - start]).suffix(Self.framesTimedBeforePlanningAhead)
+                    planTimes.append(Stopwatch.now() - start)
+                    if planTimes.count > Self.framesTimedBeforePlanningAhead { planTimes.removeFirst() }
                 }
                 guard let image = backend.render(frame.plan, images: images, stopwatch: stopwatch) else {
                     throw .renderFailed(frame: index)

@@ -84,7 +84,7 @@ extension PresentationTree {
             partSlots = slots
         }
 
-        func evaluate(at time: Double, drawableOnly: Bool = false) -> [PresentedLayer] {
+        func evaluate(at time: Double, drawableOnly: Bool) -> [PresentedLayer] {
             let (chain, parts) = (chain, parts)
             var assembled: [PresentedLayer] = []
             let inPlace = [PresentedLayer](unsafeUninitializedCapacity: slotCount) { buffer, initialized in

@@ -336,19 +336,26 @@ public struct RenderPlanBuilder {
             if let mask = tree.layers[index].mask, let covered = placedExtent(of: mask) { region = region.intersection(Self.maskTile(covered, of: region)) }
             guard !region.isNull, region.width > 0, region.height > 0,
                   let visible = VisibleRegion.clip(region, toTarget: toTarget, target: samplingTarget) else { return }
+            // The pass and where its item lies: on the target's own pixels under a turn (copied one
+            // to one, unturned), else in the layer's space.
+            let toPass: CATransform3D, passWidth: Int, passHeight: Int, rect: CGRect, placement: CATransform3D
+            var antialiasEdges = p.allowsEdgeAntialiasing
             if !p.masksToBounds, toContext == nil, let pixels = rotatedTargetPass(visible, toTarget: toTarget) {
-                isolateOnTargetPixels(index, pixels, toTarget: toTarget, opacity: opacity, purpose: purpose, into: &items)
-                return
-            }
-            let area: CGRect, passWidth: Int, passHeight: Int
-            if let aligned = targetAlignedPass(visible, toTarget: toTarget) {
-                (area, passWidth, passHeight) = aligned
+                toPass = toTarget.concatenating(CATransform3DMakeTranslation(-pixels.minX, -pixels.minY, 0))
+                (passWidth, passHeight, rect, placement) = (Int(pixels.width), Int(pixels.height), pixels, CATransform3DIdentity)
+                antialiasEdges = false
             } else {
-                let density = Self.pixelDensity(toTarget, at: CGPoint(x: visible.midX, y: visible.midY))
-                (area, passWidth, passHeight) = clippedPassGeometry(region, visible: visible, density: density)
+                let area: CGRect
+                if let aligned = targetAlignedPass(visible, toTarget: toTarget) {
+                    (area, passWidth, passHeight) = aligned
+                } else {
+                    let density = Self.pixelDensity(toTarget, at: CGPoint(x: visible.midX, y: visible.midY))
+                    (area, passWidth, passHeight) = clippedPassGeometry(region, visible: visible, density: density)
+                }
+                toPass = CATransform3DMakeTranslation(-area.minX, -area.minY, 0)
+                    .concatenating(CATransform3DMakeScale(CGFloat(passWidth) / area.width, CGFloat(passHeight) / area.height, 1))
+                (rect, placement) = (area, toTarget)
             }
-            let toPass = CATransform3DMakeTranslation(-area.minX, -area.minY, 0)
-                .concatenating(CATransform3DMakeScale(CGFloat(passWidth) / area.width, CGFloat(passHeight) / area.height, 1))
             let passID = pass(width: passWidth, height: passHeight, purpose: purpose, owner: label(index)) { walk, passItems in
                 walk.drawContent(index, toTarget: toPass, opacity: 1, into: &passItems)
             }
@@ -356,10 +363,10 @@ public struct RenderPlanBuilder {
             let clip = p.masksToBounds
                 ? RoundedShape(rect: p.bounds, radius: p.cornerRadius, corners: RoundedCorners(p.maskedCorners), continuous: p.cornerCurve == .continuous)
                 : nil
-            items.append(tagged(DrawItem(layer: label(index), role: "group", transform: toTarget, rect: area,
+            items.append(tagged(DrawItem(layer: label(index), role: "group", transform: placement, rect: rect,
                                          paint: .pass(passID, source: CGRect(x: 0, y: 0, width: 1, height: 1)), opacity: opacity,
-                                         shape: clip.flatMap { $0.isRounded ? $0 : nil }, antialiasEdges: p.allowsEdgeAntialiasing,
-                                         maskPass: maskID)))
+                                         shape: clip.flatMap { $0.isRounded ? $0 : nil },
+                                         antialiasEdges: antialiasEdges, maskPass: maskID)))
         }
 
         /// The pass of layer `index`'s mask, drawn with `toPass` (the masked layer's space → the
@@ -417,34 +424,11 @@ public struct RenderPlanBuilder {
         /// under other maps, or past `maximumPassSide`.
         func rotatedTargetPass(_ visible: CGRect, toTarget m: CATransform3D) -> CGRect? {
             guard m.m12 != 0 || m.m21 != 0, abs(m.m14) <= 1e-12, abs(m.m24) <= 1e-12, abs(m.m44 - 1) <= 1e-12 else { return nil }
-            var box = CGRect.null
-            for corner in [CGPoint(x: visible.minX, y: visible.minY), CGPoint(x: visible.maxX, y: visible.minY),
-                           CGPoint(x: visible.minX, y: visible.maxY), CGPoint(x: visible.maxX, y: visible.maxY)] {
-                box = box.union(CGRect(x: corner.x * m.m11 + corner.y * m.m21 + m.m41,
-                                       y: corner.x * m.m12 + corner.y * m.m22 + m.m42, width: 0, height: 0))
-            }
-            let pixels = CGRect(x: box.minX.rounded(.down), y: box.minY.rounded(.down),
-                                width: box.maxX.rounded(.up) - box.minX.rounded(.down),
-                                height: box.maxY.rounded(.up) - box.minY.rounded(.down))
+            let pixels = visible.applying(CATransform3DGetAffineTransform(m)).integral
                 .intersection(CGRect(x: 0, y: 0, width: target.width, height: target.height))
             let side = CGFloat(maximumPassSide)
             guard !pixels.isNull, pixels.width >= 1, pixels.height >= 1, pixels.width <= side, pixels.height <= side else { return nil }
             return pixels
-        }
-
-        /// `isolate` into a pass of the target's pixels `pixels` (see `rotatedTargetPass`),
-        /// composited unturned.
-        mutating func isolateOnTargetPixels(_ index: Int, _ pixels: CGRect, toTarget: CATransform3D, opacity: Float,
-                                            purpose: String, into items: inout [DrawItem]) {
-            let toPass = toTarget.concatenating(CATransform3DMakeTranslation(-pixels.minX, -pixels.minY, 0))
-            let width = Int(pixels.width), height = Int(pixels.height)
-            let passID = pass(width: width, height: height, purpose: purpose, owner: label(index)) { walk, passItems in
-                walk.drawContent(index, toTarget: toPass, opacity: 1, into: &passItems)
-            }
-            let maskID = maskPass(of: index, toPass: toPass, width: width, height: height)
-            items.append(tagged(DrawItem(layer: label(index), role: "group", transform: CATransform3DIdentity, rect: pixels,
-                                         paint: .pass(passID, source: CGRect(x: 0, y: 0, width: 1, height: 1)), opacity: opacity,
-                                         shape: nil, antialiasEdges: false, maskPass: maskID)))
         }
 
         /// What a mask (or any sublayer) draws, in its parent's space; nil where that is unbounded.

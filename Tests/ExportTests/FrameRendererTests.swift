@@ -7,25 +7,7 @@ import TestSupport
 /// model), cancellation and failure leaving nothing, and the stage times it measures.
 final class FrameRendererTests: XCTestCase {
     /// A 16×8 root with a block moving right 1 point a frame at 30 fps.
-    private func movingBlock() -> CALayer {
-        let root = CALayer()
-        root.bounds = CGRect(x: 0, y: 0, width: 16, height: 8)
-        root.position = CGPoint(x: 8, y: 4)
-        root.backgroundColor = CGColor(gray: 0, alpha: 1)
-        let block = CALayer()
-        block.frame = CGRect(x: 0, y: 0, width: 2, height: 8)
-        block.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
-        let move = CABasicAnimation(keyPath: "position.x")
-        move.fromValue = 1
-        move.toValue = 11
-        move.duration = 10.0 / 30
-        move.timingFunction = CAMediaTimingFunction(name: .linear)
-        move.fillMode = .both
-        move.isRemovedOnCompletion = false
-        block.add(move, forKey: "move", atMediaTime: 0)
-        root.addSublayer(block)
-        return root
-    }
+    private func movingBlock() -> CALayer { ExportTests.movingBlock(width: 16, frames: 10) }
 
     /// The x of the first red column of row 4.
     private func redColumn(_ image: Image) -> Int? { (0..<image.width).first { image[$0, 4].r > 128 } }

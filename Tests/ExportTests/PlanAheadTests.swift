@@ -11,21 +11,7 @@ final class PlanAheadTests: XCTestCase {
 
     /// A 32×8 root with a block moving right 1 point a frame, and a shape layer whose path grows.
     private func scene() -> CALayer {
-        let root = CALayer()
-        root.bounds = CGRect(x: 0, y: 0, width: 32, height: 8)
-        root.position = CGPoint(x: 16, y: 4)
-        root.backgroundColor = CGColor(gray: 0, alpha: 1)
-        let block = CALayer()
-        block.frame = CGRect(x: 0, y: 0, width: 2, height: 8)
-        block.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
-        let move = CABasicAnimation(keyPath: "position.x")
-        move.fromValue = 1
-        move.toValue = 21
-        move.duration = 20.0 / 30
-        move.timingFunction = CAMediaTimingFunction(name: .linear)
-        move.fillMode = .both
-        move.isRemovedOnCompletion = false
-        block.add(move, forKey: "move", atMediaTime: 0)
+        let root = movingBlock(width: 32, frames: 20)
         let shape = CAShapeLayer()
         shape.frame = root.bounds
         shape.fillColor = CGColor(red: 0, green: 0, blue: 1, alpha: 0.5)
@@ -36,8 +22,7 @@ final class PlanAheadTests: XCTestCase {
         grow.fillMode = .both
         grow.isRemovedOnCompletion = false
         shape.add(grow, forKey: "grow", atMediaTime: 0)
-        root.addSublayer(shape)
-        root.addSublayer(block)
+        root.insertSublayer(shape, at: 0)
         return root
     }
 

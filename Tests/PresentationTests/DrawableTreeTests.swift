@@ -83,15 +83,7 @@ final class DrawableTreeTests: XCTestCase {
     func testWhatIsKeptIsPresentedAsInTheWholeTree() {
         let root = tree()
         for t in [0.0, 0.5, 1.0, 1.5, 2.5] {
-            let whole = PresentationTree.evaluate(root, at: t), drawable = PresentationTree.evaluateDrawable(root, at: t)
-            let wholeByPath = Dictionary(uniqueKeysWithValues: whole.layers.indices.map { (whole.path(of: $0), whole.layers[$0]) })
-            for i in drawable.layers.indices {
-                let kept = drawable.layers[i]
-                let same = wholeByPath[drawable.path(of: i)]
-                XCTAssertEqual(kept.properties, same?.properties, "\(drawable.path(of: i)) at t = \(t)")
-                XCTAssertEqual(kept.transformToRoot, same?.transformToRoot, "\(drawable.path(of: i)) at t = \(t)")
-                XCTAssertEqual(kept.isEffectivelyHidden, same?.isEffectivelyHidden)
-            }
+            assertKeptLayersAreAsInTheWholeTree(PresentationTree.evaluateDrawable(root, at: t), PresentationTree.evaluate(root, at: t))
         }
     }
 
@@ -116,12 +108,22 @@ final class DrawableTreeTests: XCTestCase {
             root.addSublayer(group)
         }
         XCTAssertGreaterThanOrEqual(41 * 61, PresentationTree.parallelMinimumLayerCount)
-        let whole = PresentationTree.evaluate(root, at: 0.7), drawable = PresentationTree.evaluateDrawable(root, at: 0.7)
+        let drawable = PresentationTree.evaluateDrawable(root, at: 0.7)
         let shownGroups = (0..<41).filter { $0 % 3 != 0 && $0 % 5 != 0 }
         XCTAssertEqual(drawable.layers.count, 1 + 41 + 60 * shownGroups.count)
+        assertKeptLayersAreAsInTheWholeTree(drawable, PresentationTree.evaluate(root, at: 0.7))
+    }
+
+    /// Each layer of `drawable` has the values, placement and hiddenness of the layer at its path in `whole`.
+    private func assertKeptLayersAreAsInTheWholeTree(_ drawable: PresentationTree, _ whole: PresentationTree,
+                                                     file: StaticString = #filePath, line: UInt = #line) {
         let wholeByPath = Dictionary(uniqueKeysWithValues: whole.layers.indices.map { (whole.path(of: $0), whole.layers[$0]) })
         for i in drawable.layers.indices {
-            XCTAssertEqual(drawable.layers[i].properties, wholeByPath[drawable.path(of: i)]?.properties, drawable.path(of: i))
+            let kept = drawable.layers[i], same = wholeByPath[drawable.path(of: i)]
+            let at = "\(drawable.path(of: i)) at t = \(drawable.time)"
+            XCTAssertEqual(kept.properties, same?.properties, at, file: file, line: line)
+            XCTAssertEqual(kept.transformToRoot, same?.transformToRoot, at, file: file, line: line)
+            XCTAssertEqual(kept.isEffectivelyHidden, same?.isEffectivelyHidden, at, file: file, line: line)
         }
     }
 }

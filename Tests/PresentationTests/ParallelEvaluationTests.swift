@@ -104,7 +104,7 @@ final class ParallelEvaluationTests: XCTestCase {
         for t in [0.0, 0.35, 1.7] {
             let serial = PresentationTree.evaluate(root, at: t, maximumThreads: 1)
             XCTAssertEqual(serial.layers.count, root.estimatedPresentedLayerCount, "the estimate is exact here")
-            assertSameTree(PresentationTree(time: t, layers: split.evaluate(at: t)), serial)
+            assertSameTree(PresentationTree(time: t, layers: split.evaluate(at: t, drawableOnly: false)), serial)
             assertSameTree(PresentationTree.evaluate(root, at: t, maximumThreads: 3), serial)
         }
     }
