@@ -6,7 +6,7 @@
 
 Without files it uses six samples of the Lottie development set (../shared/lottie/samples). For
 each file and size: rlottie (the `rlottie-python` package, Samsung rlottie's C++ renderer) renders
-frames ip … op − 1 in a loop into an RGBA buffer; Lamina's `lamina bench FILE --size WxH` renders
+frames ip … op − 1 in a loop into one reused ARGB buffer through its C API; Lamina's `lamina bench FILE --size WxH` renders
 frames of the same animation looping over its timeline (evaluate, plan, raster, composite and read
 back each frame, both backends one after the other), as an export draws them: a frame that takes
 long enough to plan is planned while the one before draws. --sequential-too adds a column of the
@@ -28,14 +28,35 @@ DEFAULT_FILES = ["Boat_Loader.json", "MotionCorpse_Jrcanest.json", "LottieFiles/
                  "LottieFiles/growth.json", "Switch_States.json", "TypeFace/D.json"]
 
 
-def rlottie_fps(path, width, height, seconds):
+def rlottie_fps(path, width, height, seconds, through_wrapper=False):
+    """rlottie's frames per second, each frame rendered into one reused ARGB buffer through its C API.
+
+    rlottie clears the surface it is given, so reusing the buffer draws every frame whole. The
+    package's own `lottie_animation_render` instead allocates and zero-fills a new buffer, rebuilds
+    the ctypes signature and copies the pixels out on every call: at 1080x1080 that costs several
+    times rlottie's own work (through_wrapper=True measures it that way, for comparison only).
+    """
+    import ctypes
     from rlottie_python import LottieAnimation
+    from rlottie_python.rlottie_wrapper import _LottieAnimationPointer
     anim = LottieAnimation.from_file(path)
     total = max(1, anim.lottie_animation_get_totalframe())
-    anim.lottie_animation_render(frame_num=0, width=width, height=height)  # warm-up
+    if through_wrapper:
+        def render(frame):
+            anim.lottie_animation_render(frame_num=frame, width=width, height=height)
+    else:
+        buffer = (ctypes.c_uint32 * (width * height))()
+        c_render = anim.rlottie_lib.lottie_animation_render
+        c_render.argtypes = [_LottieAnimationPointer, ctypes.c_size_t, ctypes.POINTER(ctypes.c_uint32),
+                             ctypes.c_size_t, ctypes.c_size_t, ctypes.c_size_t]
+        c_render.restype = None
+
+        def render(frame):
+            c_render(anim.animation_p, frame, buffer, width, height, width * 4)
+    render(0)  # warm-up
     frames, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds or frames < 5:
-        anim.lottie_animation_render(frame_num=(frames + 1) % total, width=width, height=height)
+        render((frames + 1) % total)
         frames += 1
     return frames / (time.perf_counter() - start)
 
@@ -55,11 +76,14 @@ def main():
     parser.add_argument("--size", action="append")
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--sequential-too", action="store_true")
+    parser.add_argument("--rlottie-wrapper-too", action="store_true",
+                        help="also time rlottie through rlottie-python's allocating render call")
     args = parser.parse_args()
     files = args.files or [os.path.join(args.samples, f) for f in DEFAULT_FILES]
     sizes = [tuple(int(v) for v in s.lower().split("x")) for s in (args.size or ["512x512", "1080x1080"])]
     print(f"{'file':<28} {'size':>9} {'rlottie':>9} {'lamina cpu':>11} {'lamina gpu':>11} {'cpu/rl':>7} {'gpu/rl':>7}"
-          + (f" {'cpu seq':>9} {'seq/rl':>7}" if args.sequential_too else ""))
+          + (f" {'cpu seq':>9} {'seq/rl':>7}" if args.sequential_too else "")
+          + (f" {'rl wrap':>9}" if args.rlottie_wrapper_too else ""))
     cpu_ratios, gpu_ratios, seq_ratios = [], [], []
     for path in files:
         for width, height in sizes:
@@ -76,6 +100,8 @@ def main():
                 sr = seq / rl if seq else float("nan")
                 if seq: seq_ratios.append(sr)
                 line += f" {seq or float('nan'):9.1f} {sr:6.2f}x"
+            if args.rlottie_wrapper_too:
+                line += f" {rlottie_fps(path, width, height, args.seconds, through_wrapper=True):9.1f}"
             print(line, flush=True)
     geo = lambda r: math.exp(sum(math.log(x) for x in r) / len(r)) if r else float("nan")
     print(f"geometric mean: cpu/rlottie {geo(cpu_ratios):.2f}x, gpu/rlottie {geo(gpu_ratios):.2f}x"

@@ -66,6 +66,16 @@ public final class CPURenderer: RenderBackend {
         frameExtents?.deallocate()
     }
 
+    /// Finds the row extents of the plan's in-memory images (shape and text rasters made for
+    /// it), kept with each image: the scan of a new raster's pixels runs on the planning thread.
+    public func prepare(_ plan: RenderPlan) {
+        for pass in plan.passes {
+            for item in pass.items {
+                if case .image(let image, _, _, _) = item.paint, image.pixels != nil { _ = image.rowExtents }
+            }
+        }
+    }
+
     /// Draws `plan` and returns the frame (RGBA8 premultiplied, top row first).
     public func render(_ plan: RenderPlan, images: ImageProvider, stopwatch: Stopwatch?) -> Image? {
         let start = stopwatch == nil ? 0 : Stopwatch.now()
@@ -325,7 +335,7 @@ public final class CPURenderer: RenderBackend {
             contents[key]?.lastUse = frameNumber
             return entry.texture
         }
-        let texture = images.pixels(for: image).map(Texture.init)
+        let texture = images.pixels(for: image).map { Texture($0, knownRowExtents: image.rowExtents) }
         contents[key] = (image, texture, frameNumber)
         contentsBytes += Self.bytes(of: image)
         return texture

@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Rendering
 
 /// An RGBA8 premultiplied image the CPU renderer samples: layer contents or an earlier pass.
@@ -14,8 +15,9 @@ final class Texture: @unchecked Sendable {
     let isOpaque: Bool
 
     /// The image's texels, read where they lie (a raster made this frame is not copied again:
-    /// a copy costs a pass over fresh memory, page faults and all).
-    init(_ image: Image) {
+    /// a copy costs a pass over fresh memory, page faults and all); `knownRowExtents`, the
+    /// image's `RowExtents` where they were found before (scanned here otherwise).
+    init(_ image: Image, knownRowExtents: [Int32]? = nil) {
         // The array's storage is a heap object that neither moves nor changes while `shared`
         // holds it, so its address stands in for level 0 (which a content texture never writes).
         shared = image.pixels
@@ -23,7 +25,11 @@ final class Texture: @unchecked Sendable {
         levels = [TextureLevelView(base: base, width: image.width, height: image.height)]
         isOpaque = image.isOpaque
         extents = .allocate(capacity: 2 * max(image.height, 1))
-        scanRowExtents()
+        if let knownRowExtents, knownRowExtents.count == 2 * image.height {
+            knownRowExtents.withUnsafeBufferPointer { extents.update(from: $0.baseAddress!, count: $0.count) }
+        } else {
+            RowExtents.scan(texels, width: image.width, height: image.height, into: extents)
+        }
         rowExtents = extents
     }
 
@@ -105,27 +111,6 @@ final class Texture: @unchecked Sendable {
 
     /// Level 0's texels packed little-endian (R in the low byte), for the packed loops.
     var texels: UnsafePointer<UInt32> { UnsafeRawPointer(levels[0].base).assumingMemoryBound(to: UInt32.self) }
-
-    /// Finds the row extents of level 0's texels.
-    private func scanRowExtents() {
-        let packed = texels, width = self.width
-        for y in 0..<height {
-            let row = packed + y * width
-            var first = 0, last = width - 1
-            // Eight words at a time over the empty runs (ORed two by two: zero when all are),
-            // then one by one.
-            @inline(__always) func empty(_ i: Int) -> Bool {
-                let p = UnsafeRawPointer(row + i)
-                return (p.loadUnaligned(as: UInt64.self) | p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-                        | p.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | p.loadUnaligned(fromByteOffset: 24, as: UInt64.self)) == 0
-            }
-            while first + 8 <= width, empty(first) { first += 8 }
-            while first < width, row[first] == 0 { first += 1 }
-            while last - 8 >= first, empty(last - 7) { last -= 8 }
-            while last >= first, row[last] == 0 { last -= 1 }
-            (extents[2 * y], extents[2 * y + 1]) = first < width ? (Int32(first), Int32(last + 1)) : (0, 0)
-        }
-    }
 
     /// Builds `tiles` once from the row extents (none without them); call before shading threads start.
     func makeTiles() {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A bitmap image used as layer contents.
 ///
@@ -17,6 +18,8 @@ public final class CGImage: Hashable, @unchecked Sendable, CustomStringConvertib
     /// A PNG or JPEG file's bytes held in memory (an image embedded in another file), decoded by
     /// the image I/O stage as a `source` file would be.
     public let encodedData: [UInt8]?
+    /// `RowExtents` of `pixels`, found the first time they are asked for.
+    private let foundRowExtents = Mutex<[Int32]?>(nil)
 
     /// An image of the given size whose pixels are loaded from `source` when rendered.
     public init(width: Int, height: Int, source: String?) {
@@ -33,6 +36,28 @@ public final class CGImage: Hashable, @unchecked Sendable, CustomStringConvertib
         guard width > 0, height > 0, pixels.count == width * height * 4 else { return nil }
         self.width = width; self.height = height; self.pixels = pixels; source = nil; encodedData = nil
     }
+
+    /// The `RowExtents` of an in-memory image's pixels (nil for one decoded from a file), found once
+    /// and kept with the image: a renderer that drops its texture of the image and makes it again
+    /// (a looping animation's rasters) does not scan the pixels again.
+    public var rowExtents: [Int32]? {
+        guard let pixels else { return nil }
+        return foundRowExtents.withLock { found in
+            if let found { return found }
+            let extents = [Int32](unsafeUninitializedCapacity: 2 * height) { buffer, count in
+                pixels.withUnsafeBytes { bytes in
+                    RowExtents.scan(bytes.assumingMemoryBound(to: UInt32.self).baseAddress!, width: width, height: height,
+                                    into: buffer.baseAddress!)
+                }
+                count = 2 * height
+            }
+            found = extents
+            return extents
+        }
+    }
+
+    /// Whether `rowExtents` were found already (for tests of who finds them when).
+    var rowExtentsAreFound: Bool { foundRowExtents.withLock { $0 != nil } }
 
     public static func == (a: CGImage, b: CGImage) -> Bool { a === b }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }

@@ -10,6 +10,10 @@ public protocol RenderBackend: AnyObject {
     /// backend cannot draw it. Adds the time spent drawing the passes (`composite`) and reading
     /// the frame back (`readback`, where the frame is not already in memory) to `stopwatch`.
     func render(_ plan: RenderPlan, images: ImageProvider, stopwatch: Stopwatch?) -> Image?
+    /// Does the work on `plan` that needs nothing the backend holds, on the thread that made the
+    /// plan: while frames are planned ahead, that is while the frame before draws. It may run at
+    /// the same time as `render`, so it touches only what is safe to share (the plan's images).
+    func prepare(_ plan: RenderPlan)
     /// Releases what the backend keeps for `image` (its uploaded texture). Video export calls it
     /// for each frame it has drawn, so memory stays flat over a long video.
     func forget(_ image: CGImage)
@@ -20,6 +24,9 @@ extension RenderBackend {
     public func render(_ plan: RenderPlan, images: ImageProvider) -> Image? {
         render(plan, images: images, stopwatch: nil)
     }
+
+    /// Default: everything happens in `render`.
+    public func prepare(_ plan: RenderPlan) {}
 
     /// Default: nothing is kept per image.
     public func forget(_ image: CGImage) {}
