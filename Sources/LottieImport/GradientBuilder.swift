@@ -5,6 +5,12 @@ import Layers
 /// Gradient fills and strokes as lottie-ios draws them: a `CAGradientLayer` for the colour stops,
 /// masked by a second one for the opacity stops when any is below 1, both padded far past the
 /// shape's bounds so the gradient extends beyond its end points.
+///
+/// Unlike lottie-ios's, the padded layer is square. `CAGradientLayer` measures its gradient in
+/// unit space (§ gradient: stretched on a non-square layer), so lottie-ios's gradient would tilt
+/// with the padded layer's aspect ratio, which its arbitrary 2,000-point padding sets; Apple's
+/// reference frames (drawn by `render(in:)`) show the gradient running between its points in the
+/// shape's own points, as After Effects draws it, which a square layer gives (issue_1717).
 enum GradientBuilder {
     static let padding = 2_000.0
 
@@ -23,7 +29,8 @@ enum GradientBuilder {
     private static func renderLayer(bounds: CGRect, translated: Bool) -> CAGradientLayer {
         let layer = CAGradientLayer()
         layer.anchorPoint = .zero
-        layer.bounds = CGRect(x: bounds.minX, y: bounds.minY, width: bounds.width + 2 * padding, height: bounds.height + 2 * padding)
+        let side = max(bounds.width, bounds.height) + 2 * padding
+        layer.bounds = CGRect(x: bounds.minX, y: bounds.minY, width: side, height: side)
         layer.position = .zero
         if translated { layer.transform = CATransform3DMakeTranslation(-padding, -padding, 0) }
         return layer

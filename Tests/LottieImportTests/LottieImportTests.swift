@@ -146,6 +146,29 @@ final class LottieImportTests: XCTestCase {
         XCTAssertEqual((alpha.colors as? [CGColor])?.map(\.alpha), [1, 0.5])
     }
 
+    /// On a composition far from square the padded gradient layers are square, so that the
+    /// gradient's unit-space fractions are the shape's points scaled alike along x and y.
+    func testGradientLayersAreSquareOnANonSquareShape() throws {
+        let json = """
+        {"fr": 10, "ip": 0, "op": 10, "w": 600, "h": 40, "layers": [{"ty": 4, "ind": 1, "nm": "l", "ip": 0, "op": 10, "st": 0, "ks": {},
+          "shapes": [{"ty": "rc", "p": {"a": 0, "k": [300, 20]}, "s": {"a": 0, "k": [600, 40]}, "r": {"a": 0, "k": 0}},
+                     {"ty": "gf", "t": 1, "s": {"a": 0, "k": [0, 0]}, "e": {"a": 0, "k": [200, 200]}, "o": {"a": 0, "k": 100},
+                      "g": {"p": 2, "k": {"a": 0, "k": [0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0.5]}}}]}]}
+        """
+        var gradients: [CAGradientLayer] = []
+        try load(json).root.forEachLayerInTree { if let g = $0 as? CAGradientLayer { gradients.append(g) } }
+        XCTAssertEqual(gradients.count, 2, "the colour layer and its opacity mask")
+        let side = 600 + 2 * GradientBuilder.padding
+        for gradient in gradients {
+            XCTAssertEqual(gradient.bounds.size, CGSize(width: side, height: side))
+            // (0, 0) and (200, 200) of the shape, 2000 points into the padded layer.
+            XCTAssertEqual(gradient.startPoint.x, 2000 / side, accuracy: 1e-12)
+            XCTAssertEqual(gradient.startPoint.y, 2000 / side, accuracy: 1e-12)
+            XCTAssertEqual(gradient.endPoint.x, 2200 / side, accuracy: 1e-12)
+            XCTAssertEqual(gradient.endPoint.y, 2200 / side, accuracy: 1e-12)
+        }
+    }
+
     func testParentsBecomeTransformLayersAndMattesMasks() throws {
         let json = """
         {"fr": 10, "ip": 0, "op": 10, "w": 100, "h": 100, "layers": [
