@@ -124,15 +124,7 @@ final class LottieImportTests: XCTestCase {
     }
 
     func testGradientStops() throws {
-        let json = """
-        {"fr": 10, "ip": 0, "op": 10, "w": 100, "h": 100, "layers": [{"ty": 4, "ind": 1, "nm": "l", "ip": 0, "op": 10, "st": 0, "ks": {},
-          "shapes": [{"ty": "rc", "p": {"a": 0, "k": [50, 50]}, "s": {"a": 0, "k": [40, 40]}, "r": {"a": 0, "k": 0}},
-                     {"ty": "gf", "t": 1, "s": {"a": 0, "k": [0, 0]}, "e": {"a": 0, "k": [100, 0]}, "o": {"a": 0, "k": 100},
-                      "g": {"p": 2, "k": {"a": 0, "k": [0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0.5]}}}]}]}
-        """
-        let root = try load(json).root
-        var gradients: [CAGradientLayer] = []
-        root.forEachLayerInTree { if let g = $0 as? CAGradientLayer { gradients.append(g) } }
+        let gradients = try gradientLayers(width: 100, height: 100, rectangle: (centre: [50, 50], size: [40, 40]), end: [100, 0])
         // A colour layer and, for the opacity stops below 1, an alpha layer as its mask.
         let color = try XCTUnwrap(gradients.first { $0.mask != nil })
         XCTAssertEqual(color.colors as? [CGColor], [CGColor(red: 1, green: 0, blue: 0, alpha: 1), CGColor(red: 0, green: 0, blue: 1, alpha: 1)])
@@ -149,14 +141,7 @@ final class LottieImportTests: XCTestCase {
     /// On a composition far from square the padded gradient layers are square, so that the
     /// gradient's unit-space fractions are the shape's points scaled alike along x and y.
     func testGradientLayersAreSquareOnANonSquareShape() throws {
-        let json = """
-        {"fr": 10, "ip": 0, "op": 10, "w": 600, "h": 40, "layers": [{"ty": 4, "ind": 1, "nm": "l", "ip": 0, "op": 10, "st": 0, "ks": {},
-          "shapes": [{"ty": "rc", "p": {"a": 0, "k": [300, 20]}, "s": {"a": 0, "k": [600, 40]}, "r": {"a": 0, "k": 0}},
-                     {"ty": "gf", "t": 1, "s": {"a": 0, "k": [0, 0]}, "e": {"a": 0, "k": [200, 200]}, "o": {"a": 0, "k": 100},
-                      "g": {"p": 2, "k": {"a": 0, "k": [0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0.5]}}}]}]}
-        """
-        var gradients: [CAGradientLayer] = []
-        try load(json).root.forEachLayerInTree { if let g = $0 as? CAGradientLayer { gradients.append(g) } }
+        let gradients = try gradientLayers(width: 600, height: 40, rectangle: (centre: [300, 20], size: [600, 40]), end: [200, 200])
         XCTAssertEqual(gradients.count, 2, "the colour layer and its opacity mask")
         let side = 600 + 2 * GradientBuilder.padding
         for gradient in gradients {
@@ -167,6 +152,20 @@ final class LottieImportTests: XCTestCase {
             XCTAssertEqual(gradient.endPoint.x, 2200 / side, accuracy: 1e-12)
             XCTAssertEqual(gradient.endPoint.y, 2200 / side, accuracy: 1e-12)
         }
+    }
+
+    /// The gradient layers of a composition holding one rectangle with a red-to-blue gradient
+    /// fill from (0, 0) to `end`, half opaque at its end.
+    private func gradientLayers(width: Int, height: Int, rectangle: (centre: [Int], size: [Int]), end: [Int]) throws -> [CAGradientLayer] {
+        let json = """
+        {"fr": 10, "ip": 0, "op": 10, "w": \(width), "h": \(height), "layers": [{"ty": 4, "ind": 1, "nm": "l", "ip": 0, "op": 10, "st": 0, "ks": {},
+          "shapes": [{"ty": "rc", "p": {"a": 0, "k": \(rectangle.centre)}, "s": {"a": 0, "k": \(rectangle.size)}, "r": {"a": 0, "k": 0}},
+                     {"ty": "gf", "t": 1, "s": {"a": 0, "k": [0, 0]}, "e": {"a": 0, "k": \(end)}, "o": {"a": 0, "k": 100},
+                      "g": {"p": 2, "k": {"a": 0, "k": [0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0.5]}}}]}]}
+        """
+        var gradients: [CAGradientLayer] = []
+        try load(json).root.forEachLayerInTree { if let g = $0 as? CAGradientLayer { gradients.append(g) } }
+        return gradients
     }
 
     func testParentsBecomeTransformLayersAndMattesMasks() throws {
