@@ -102,17 +102,12 @@ public final class FrameRenderer {
         builder.frameInputs = inputs
         builder.placesRoot = placesRoot
         builder.origin = origin
-        guard let stopwatch else {
-            let plan = builder.plan(for: tree)
-            backend.prepare(plan)
-            return plan
-        }
         // The plan stage (the backend's preparation included) without the contents it
         // rasterized (counted as `raster`).
-        let start = Stopwatch.now(), rasterBefore = stopwatch[.raster]
+        let start = stopwatch == nil ? 0 : Stopwatch.now(), rasterBefore = stopwatch?[.raster] ?? 0
         let plan = builder.plan(for: tree, stopwatch: stopwatch)
         backend.prepare(plan)
-        stopwatch.add(Stopwatch.now() - start - (stopwatch[.raster] - rasterBefore), to: .plan)
+        if let stopwatch { stopwatch.add(Stopwatch.now() - start - (stopwatch[.raster] - rasterBefore), to: .plan) }
         return plan
     }
 
