@@ -66,6 +66,10 @@ public final class CPURenderer: RenderBackend {
         frameExtents?.deallocate()
     }
 
+    /// Shapes placed on the target's pixels come unrasterized (`Paint.shape`) and are rasterized
+    /// a band at a time as they are drawn.
+    public var drawsShapesDirectly: Bool { true }
+
     /// Finds the row extents of the plan's in-memory images (shape and text rasters made for
     /// it), kept with each image: the scan of a new raster's pixels runs on the planning thread.
     public func prepare(_ plan: RenderPlan) {
@@ -212,9 +216,14 @@ public final class CPURenderer: RenderBackend {
             if let p = PreparedItem(item, order: order, bounds: bounds, paint: paint, mask: mask) { prepared.append(p) }
             if item.body?.cornerPair != nil { prepareCorners(of: item, order: order, bounds: bounds, images: images, into: &prepared) }
         }
-        let opaque = prepared.indices.filter { prepared[$0].isOpaque }
+        // A deferred shape's bands are drawn without looking at which pixels later opaque items
+        // own, so a draw holding one goes in painter's order, opaque items too (what each pixel
+        // ends as is the same: an opaque item's texel replaces what is under it).
+        let paintersOrder = prepared.contains { $0.paint.isDeferred }
+        let opaque = paintersOrder ? [] : prepared.indices.filter { prepared[$0].isOpaque }
         // Opaque bodies too where they carry corners, which are drawn in the order.
-        let translucent = prepared.indices.filter { !prepared[$0].isOpaque || prepared[$0].cornerTexels != nil }
+        let translucent = paintersOrder ? Array(prepared.indices)
+            : prepared.indices.filter { !prepared[$0].isOpaque || prepared[$0].cornerTexels != nil }
         let width = stride, height = pass.height
         var owner: UnsafeMutablePointer<Int32>?
         if !opaque.isEmpty {
@@ -301,6 +310,12 @@ public final class CPURenderer: RenderBackend {
             return .gradient(gradient)
         case .blur:
             return nil
+        case .shape(let shape):
+            if usesFastPaths, let origin = item.deferredOrigin(of: shape) { return .deferred(shape, x: origin.x, y: origin.y) }
+            // Drawn from its raster, as the GL backend draws it.
+            guard let raster = shape.rasterized(), let texture = texture(for: raster.image, images: images) else { return nil }
+            texture.makeTiles()
+            return .texture(texture, minification: .linear, magnification: .linear)
         }
     }
 

@@ -33,7 +33,7 @@ struct DirectPass {
                 if item.maskPass == id { return nil }
                 switch item.paint {
                 case .pass(let read, _), .tintedPass(let read, _, _), .blur(let read, _, _): if read == id { return nil }
-                case .solid, .image, .gradient: break
+                case .solid, .image, .gradient, .shape: break
                 }
             }
         }

@@ -30,7 +30,8 @@ struct PassRasterizer {
         }
         for i in translucent {
             let item = items[i]
-            if !item.isOpaque {
+            // Without opaque items first, opaque ones take their turn in the order.
+            if !item.isOpaque || opaque.isEmpty {
                 draw(item, rows: rows, claiming: false)
                 markWritten(item, rows: rows)
             }
@@ -42,6 +43,7 @@ struct PassRasterizer {
     private func draw(_ item: PreparedItem, rows: Range<Int>, claiming: Bool) {
         let rows = rows.clamped(to: item.polygon.rows)
         guard !rows.isEmpty else { return }
+        if case .deferred(let shape, let x, let y) = item.paint { return drawDeferred(shape, x: x, y: y, item: item, rows: rows) }
         let plain = item.shape == nil && item.mask == nil && item.body == nil
         // Blend modes and colour matrices take the general path (the packed loops only blend over).
         guard fastPaths, item.blendMode == .normal, item.colorMatrix == nil else { return drawGeneral(item, rows: rows, claiming: claiming) }
@@ -85,6 +87,8 @@ struct PassRasterizer {
             } else {
                 shade(item, rows: rows, claiming: claiming, LinearSource(view: texture.level0))
             }
+        case .deferred(let shape, let x, let y):
+            drawDeferred(shape, x: x, y: y, item: item, rows: rows)
         }
     }
 

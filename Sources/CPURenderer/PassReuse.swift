@@ -83,7 +83,7 @@ extension DrawItem {
     func readsOnly(_ passes: Set<Int>) -> Bool {
         switch paint {
         case .pass(let id, _), .tintedPass(let id, _, _), .blur(let id, _, _): guard passes.contains(id) else { return false }
-        case .solid, .image, .gradient: break
+        case .solid, .image, .gradient, .shape: break
         }
         return maskPass.map(passes.contains) ?? true
     }

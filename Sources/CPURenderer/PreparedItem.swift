@@ -95,7 +95,7 @@ extension DrawItem {
     var sourceRect: CGRect {
         switch paint {
         case .image(_, let source, _, _), .pass(_, let source), .tintedPass(_, _, let source), .gradient(_, let source): source
-        case .solid, .blur: CGRect(x: 0, y: 0, width: 1, height: 1)
+        case .solid, .blur, .shape: CGRect(x: 0, y: 0, width: 1, height: 1)
         }
     }
 }
@@ -107,14 +107,19 @@ enum PreparedPaint {
     /// The texture's alpha times a premultiplied colour.
     case tinted(Texture, SIMD4<Float>)
     case gradient(GradientPaint)
+    /// A shape rasterized a band at a time as it is drawn (`DeferredShape`), its raster's
+    /// pixel (0, 0) on target pixel (x, y).
+    case deferred(DeferredShape, x: Int, y: Int)
 
     var isOpaque: Bool {
         switch self {
         case .solid(let c): c.w >= 1
         case .texture(let t, _, _): t.isOpaque
-        case .tinted, .gradient: false
+        case .tinted, .gradient, .deferred: false
         }
     }
+
+    var isDeferred: Bool { if case .deferred = self { true } else { false } }
 }
 
 /// The rounded-rectangle coverage of layer.glsl's SHAPED variant.

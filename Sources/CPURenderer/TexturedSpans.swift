@@ -181,7 +181,7 @@ extension PassRasterizer {
     /// `drawTextured` for a texture placed on whole pixels: one texel read per pixel (clamped to
     /// the edge as the bilinear sample is).
     @inline(__always)
-    private func drawTexels<M: TexelModulation>(_ item: PreparedItem, texture: Texture, offset: (Int, Int), extents: RowExtents?,
+    func drawTexels<M: TexelModulation>(_ item: PreparedItem, texture: Texture, offset: (Int, Int), extents: RowExtents?,
                                                 rows: Range<Int>, claiming: Bool, _ m: M) {
         let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
         let texels = texture.texels, mask = item.mask?.texels

@@ -45,6 +45,9 @@ public final class ContentCache: ContentRasterizer, Sendable {
         var warnings: [String] = []
         /// Pixels of every image held.
         var pixels = 0
+        /// Requests drawn without a raster (`rasterizeIfRepeated`) lately, in two generations of
+        /// at most `capacity` / 2 each: one asked for again is rasterized and kept.
+        var drawnDirectly: Set<Key> = [], drawnDirectlyBefore: Set<Key> = []
     }
 
     private let state = Mutex(State())
@@ -70,19 +73,45 @@ public final class ContentCache: ContentRasterizer, Sendable {
         return result
     }
 
+    /// The request's raster when one is kept, or when the same request was drawn without one
+    /// lately — among the last `capacity` / 2 to `capacity` requests drawn so (two generations),
+    /// so that a raster kept now lasts until it is asked for again — when it is rasterized and
+    /// kept: an unchanged shape from its second frame on, a looping animation's from its second
+    /// loop where the loop's rasters fit. Nil for a request new in that window (remembered): an
+    /// animated shape in an export, which a raster would serve once, is painted directly.
+    public func rasterizeIfRepeated(_ request: ContentRequest, stopwatch: Stopwatch?) -> RasterizedContent?? {
+        enum Sighting { case kept(RasterizedContent?), again, first }
+        let key = Key(request)
+        let generation = max(1, capacity / 2)
+        let sighting = state.withLock { state -> Sighting in
+            if let hit = Self.lookup(key, &state) { return .kept(hit) }
+            if state.drawnDirectly.remove(key) != nil || state.drawnDirectlyBefore.remove(key) != nil { return .again }
+            if state.drawnDirectly.count >= generation {
+                state.drawnDirectlyBefore = state.drawnDirectly
+                state.drawnDirectly.removeAll(keepingCapacity: true)
+            }
+            state.drawnDirectly.insert(key)
+            return .first
+        }
+        switch sighting {
+        case .kept(let raster): return .some(raster)
+        case .first: return nil
+        case .again:
+            var warnings: [String] = []
+            let result = stopwatch.measure(.raster) { Self.render(request, warnings: &warnings) }
+            store(result, for: key, warnings: warnings)
+            return .some(result)
+        }
+    }
+
     private static func render(_ request: ContentRequest, warnings: inout [String]) -> RasterizedContent? {
         guard let placement = placement(of: request) else { return nil }
         let region = placement.rect
         switch request.unclipped {
-        case .shape(let shape, _):
-            guard let path = shape.path else { return nil }
-            return raster(path, style: ShapeStyle(shape), placement: placement)
-        case .alignedShape(let shape, _, _, _):
-            guard let path = shape.path else { return nil }
-            return raster(path, style: ShapeStyle(shape), placement: placement)
-        case .placedShape(let shape, let transform):
-            guard let path = shape.path else { return nil }
-            return placedRaster(path, style: ShapeStyle(shape), transform: transform, placement: placement)
+        case .shape, .alignedShape, .placedShape:
+            guard let input = shapeInput(request, placement: placement), let image = PathRasterizer.rasterize(input),
+                  let cgImage = CGImage(width: image.width, height: image.height, premultipliedRGBA: image.pixels) else { return nil }
+            return RasterizedContent(image: cgImage, rect: placement.rect)
         case .filledPath(let path, _):
             return raster(path, style: ShapeStyle(fillColor: .white, fillRule: .nonZero, strokeColor: nil), placement: placement)
         case .cornerMask(let radius, let ringWidth):
@@ -234,18 +263,33 @@ public final class ContentCache: ContentRasterizer, Sendable {
                          width: pixelCount(maxX - minX), height: pixelCount(maxY - minY), scale: 1)
     }
 
-    /// A path drawn under `transform` (layer points → the placement's pixels) over the placement.
-    private static func placedRaster(_ path: CGPath, style: ShapeStyle, transform t: CGAffineTransform,
-                                     placement: Placement) -> RasterizedContent? {
-        raster(path, style: style, placement: placement,
-               transform: CGAffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx - placement.rect.minX, ty: t.ty - placement.rect.minY))
+    /// What a shape request's raster is drawn from: its path, style, pixel size and the map from
+    /// layer points to the raster's pixels; nil for other requests and shapes without a path.
+    static func shapeInput(_ request: ContentRequest, placement: Placement) -> ShapeRasterInput? {
+        let transform: CGAffineTransform, shape: ShapeProperties
+        switch request.unclipped {
+        case .shape(let s, _), .alignedShape(let s, _, _, _):
+            (shape, transform) = (s, alignedTransform(placement))
+        case .placedShape(let s, let t):
+            // Layer points → the placement's pixels.
+            (shape, transform) = (s, CGAffineTransform(a: t.a, b: t.b, c: t.c, d: t.d, tx: t.tx - placement.rect.minX, ty: t.ty - placement.rect.minY))
+        default:
+            return nil
+        }
+        guard let path = shape.path else { return nil }
+        return ShapeRasterInput(path: path, style: ShapeStyle(shape), pixelWidth: placement.width, pixelHeight: placement.height,
+                                transform: transform)
     }
 
     /// A path drawn over a placement's region, its pixels lined up with the target's.
     private static func raster(_ path: CGPath, style: ShapeStyle, placement: Placement) -> RasterizedContent? {
+        raster(path, style: style, placement: placement, transform: alignedTransform(placement))
+    }
+
+    /// Layer points → the pixels of a placement of the layer's own space.
+    private static func alignedTransform(_ placement: Placement) -> CGAffineTransform {
         let sx = placement.scale * placement.stretch.width, sy = placement.scale * placement.stretch.height
-        return raster(path, style: style, placement: placement,
-                      transform: CGAffineTransform(a: sx, b: 0, c: 0, d: sy, tx: -placement.rect.minX * sx, ty: -placement.rect.minY * sy))
+        return CGAffineTransform(a: sx, b: 0, c: 0, d: sy, tx: -placement.rect.minX * sx, ty: -placement.rect.minY * sy)
     }
 
     /// A path drawn with `transform` (layer points → image pixels) into an image of the placement's size.
@@ -254,6 +298,18 @@ public final class ContentCache: ContentRasterizer, Sendable {
         guard let image = PathRasterizer.rasterize(input),
               let cgImage = CGImage(width: image.width, height: image.height, premultipliedRGBA: image.pixels) else { return nil }
         return RasterizedContent(image: cgImage, rect: placement.rect)
+    }
+
+    /// The rectangle and pixel size of `request`'s raster (`placement(of:)`).
+    public func rasterFootprint(of request: ContentRequest) -> (rect: CGRect, width: Int, height: Int)? {
+        Self.placement(of: request).map { ($0.rect, $0.width, $0.height) }
+    }
+
+    /// Rows of a shape request's raster into `pixels` (`PathRasterizer.rasterize(_:rows:into:)`);
+    /// false for other requests. Nothing is kept.
+    public func rasterizeRows(_ request: ContentRequest, rows: Range<Int>, into pixels: UnsafeMutablePointer<UInt8>) -> Bool {
+        guard let placement = Self.placement(of: request), let input = Self.shapeInput(request, placement: placement) else { return false }
+        return PathRasterizer.rasterize(input, rows: rows, into: pixels)
     }
 
     /// The hit and miss counts and the number of results held.
@@ -271,6 +327,8 @@ public final class ContentCache: ContentRasterizer, Sendable {
             state.uses.removeAll()
             state.usesStart = 0
             state.live.removeAll()
+            state.drawnDirectly.removeAll()
+            state.drawnDirectlyBefore.removeAll()
             state.pixels = 0
             if resettingStatistics { (state.hits, state.misses) = (0, 0) }
         }
@@ -278,18 +336,21 @@ public final class ContentCache: ContentRasterizer, Sendable {
 
     /// The cached result (counted as a hit), or nil (counted as a miss).
     private func lookup(_ request: Key) -> RasterizedContent?? {
-        state.withLock { state in
-            state.clock += 1
-            guard let i = state.entries.index(forKey: request) else {
-                state.misses += 1
-                return nil
-            }
-            state.hits += 1
-            state.live.remove(state.entries.values[i].lastUse)
-            state.entries.values[i].lastUse = state.clock
-            Self.used(request, &state)
-            return .some(state.entries.values[i].value)
+        state.withLock { Self.lookup(request, &$0) }
+    }
+
+    /// `lookup` with the state held.
+    private static func lookup(_ request: Key, _ state: inout State) -> RasterizedContent?? {
+        state.clock += 1
+        guard let i = state.entries.index(forKey: request) else {
+            state.misses += 1
+            return nil
         }
+        state.hits += 1
+        state.live.remove(state.entries.values[i].lastUse)
+        state.entries.values[i].lastUse = state.clock
+        used(request, &state)
+        return .some(state.entries.values[i].value)
     }
 
     private func store(_ value: RasterizedContent?, for request: Key, warnings: [String]) {

@@ -34,30 +34,43 @@ public enum PathRasterizer {
     /// a large animated shape paid every frame.
     package static func rasterizeInPlace(_ input: ShapeRasterInput) -> Image? {
         let width = input.pixelWidth, height = input.pixelHeight
-        // cairo's own limit is 32767 per side; Image's is 32768.
-        guard width > 0, height > 0, width < 1 << 15, height < 1 << 15,
-              Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width))) == width * 4 else { return nil }
+        guard width > 0, height > 0, width < 1 << 15, height < 1 << 15 else { return nil }
         var drawn = false
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { bytes, initialized in
             initialized = bytes.count
-            guard let surface = cairo_image_surface_create_for_data(bytes.baseAddress, CAIRO_FORMAT_ARGB32, Int32(width),
-                                                                    Int32(height), Int32(width * 4)) else { return }
-            defer { cairo_surface_destroy(surface) }
-            guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = cairo_create(surface) else { return }
-            // Cleared by cairo, so it knows the surface is clear, as it knows a surface it made
-            // is: its first fill then takes the same path (one that rounds a little differently
-            // from source-over onto pixels it cannot tell are transparent).
-            cairo_set_operator(context, CAIRO_OPERATOR_CLEAR)
-            cairo_paint(context)
-            cairo_set_operator(context, CAIRO_OPERATOR_OVER)
-            if let path = input.path, !path.isEmpty, input.transform.isInvertibleForRaster {
-                draw(path, style: input.style.swappingRedAndBlue, transform: input.transform, on: context)
-            }
-            cairo_destroy(context)
-            cairo_surface_finish(surface)  // every pixel written before the bytes are read
-            drawn = true
+            drawn = rasterize(input, rows: 0..<height, into: bytes.baseAddress!)
         }
         return drawn ? Image(width: width, height: height, pixels: pixels) : nil
+    }
+
+    /// Rows `rows` of `input`'s raster (row 0 its top) into `pixels`, `input.pixelWidth` pixels
+    /// a row, as `rasterize` makes them: the same bytes, a band of the raster at a time (cairo's
+    /// edges keep their lines when the band cuts them, and a move by whole rows moves its fixed
+    /// point by whole units). False where cairo cannot draw into the bytes (nothing written).
+    public static func rasterize(_ input: ShapeRasterInput, rows: Range<Int>, into pixels: UnsafeMutablePointer<UInt8>) -> Bool {
+        let width = input.pixelWidth
+        // cairo's own limit is 32767 per side; Image's is 32768.
+        guard width > 0, width < 1 << 15, !rows.isEmpty, rows.count < 1 << 15, rows.lowerBound >= 0,
+              rows.upperBound <= input.pixelHeight,
+              Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width))) == width * 4,
+              let surface = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_ARGB32, Int32(width), Int32(rows.count),
+                                                                Int32(width * 4)) else { return false }
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = cairo_create(surface) else { return false }
+        // Cleared by cairo, so it knows the surface is clear, as it knows a surface it made
+        // is: its first fill then takes the same path (one that rounds a little differently
+        // from source-over onto pixels it cannot tell are transparent).
+        cairo_set_operator(context, CAIRO_OPERATOR_CLEAR)
+        cairo_paint(context)
+        cairo_set_operator(context, CAIRO_OPERATOR_OVER)
+        if let path = input.path, !path.isEmpty, input.transform.isInvertibleForRaster {
+            var transform = input.transform
+            transform.ty -= CGFloat(rows.lowerBound)
+            draw(path, style: input.style.swappingRedAndBlue, transform: transform, on: context)
+        }
+        cairo_destroy(context)
+        cairo_surface_finish(surface)  // every pixel written before the bytes are read
+        return true
     }
 
     /// The image of `path` painted with `style` at `pixelWidth`×`pixelHeight` pixels, with

@@ -80,7 +80,7 @@ extension GLRenderer {
         case .image(let image, _, let minification, _):
             return texture(for: image, images: images, mipmapped: minification == .trilinear) != nil
                 && textures[ObjectIdentifier(image)]?.opaque == true
-        case .pass, .tintedPass, .gradient, .blur: return false
+        case .pass, .tintedPass, .gradient, .blur, .shape: return false
         }
     }
 
@@ -148,8 +148,8 @@ extension GLRenderer {
             batchKey = key
             use(key.variant)
             setUniforms(gradient)
-        case .blur:
-            return
+        case .blur, .shape:
+            return  // blurs are drawn above; shapes come rasterized (`render`)
         }
         if key != batchKey || item.polygon != nil {
             flush()

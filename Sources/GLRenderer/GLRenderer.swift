@@ -89,6 +89,9 @@ public final class GLRenderer: RenderBackend {
     /// Draws `plan` and returns the frame (RGBA8 premultiplied, top row first).
     public func render(_ plan: RenderPlan, images: ImageProvider, stopwatch: Stopwatch?) -> Image? {
         let start = stopwatch == nil ? 0 : Stopwatch.now()
+        // A plan for this backend holds its shapes rasterized (`drawsShapesDirectly` is false);
+        // one made for another backend may not.
+        let plan = plan.rasterizingShapes()
         context.makeCurrent()
         glUseProgram(program.program)
         batch.bind()

@@ -70,11 +70,35 @@ public protocol ContentRasterizer: AnyObject {
     /// The request's image and placement; nil when there is nothing to draw. Time spent
     /// rasterizing (not looking up what was rasterized before) is added to `stopwatch`'s `raster`.
     func rasterize(_ request: ContentRequest, stopwatch: Stopwatch?) -> RasterizedContent?
+    /// The rectangle (as `RasterizedContent.rect`) and pixel size `rasterize` would give
+    /// `request`, found without drawing; nil when it draws nothing or cannot say.
+    func rasterFootprint(of request: ContentRequest) -> (rect: CGRect, width: Int, height: Int)?
+    /// `request`'s raster when one is worth having: kept from before, or made now because the
+    /// same request was asked for lately (unchanged content, likely to be asked for again);
+    /// `nil` when it is new (an animated shape's path of this frame, which a raster would serve
+    /// once), for the caller to draw it a band at a time (`rasterizeRows`).
+    func rasterizeIfRepeated(_ request: ContentRequest, stopwatch: Stopwatch?) -> RasterizedContent??
+    /// Rows `rows` of `request`'s raster (row 0 its top; its width given by `rasterFootprint`)
+    /// into `pixels`, one row after the other: the bytes of those rows of `rasterize`'s image,
+    /// for a backend that composites a raster a band at a time without keeping it. False when
+    /// it cannot (nothing written).
+    func rasterizeRows(_ request: ContentRequest, rows: Range<Int>, into pixels: UnsafeMutablePointer<UInt8>) -> Bool
 }
 
 extension ContentRasterizer {
     /// The request's image and placement, without measuring.
     public func rasterize(_ request: ContentRequest) -> RasterizedContent? { rasterize(request, stopwatch: nil) }
+
+    /// Default: footprints are not known ahead.
+    public func rasterFootprint(of request: ContentRequest) -> (rect: CGRect, width: Int, height: Int)? { nil }
+
+    /// Default: always the raster.
+    public func rasterizeIfRepeated(_ request: ContentRequest, stopwatch: Stopwatch?) -> RasterizedContent?? {
+        .some(rasterize(request, stopwatch: stopwatch))
+    }
+
+    /// Default: rasters come whole.
+    public func rasterizeRows(_ request: ContentRequest, rows: Range<Int>, into pixels: UnsafeMutablePointer<UInt8>) -> Bool { false }
 }
 
 extension ContentRequest {

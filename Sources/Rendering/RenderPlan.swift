@@ -77,6 +77,9 @@ public enum Paint: Sendable, Equatable {
     case gradient(GradientPaint, source: CGRect)
     /// One axis of a Gaussian blur of an earlier pass over the whole target; `sigma` in pixels.
     case blur(Int, sigma: CGFloat, horizontal: Bool)
+    /// A shape's path, unrasterized, for a backend that draws shapes itself (`DeferredShape`):
+    /// the item's rectangle is its raster's, drawn one texel per pixel.
+    case shape(DeferredShape)
 }
 
 /// A rounded rectangle in an item's local coordinates: the coverage shape of backgrounds,
@@ -279,7 +282,7 @@ extension DrawItem {
         case .pass(let id, let source): item.paint = .pass(id, source: grow(source))
         case .tintedPass(let id, let color, let source): item.paint = .tintedPass(id, color: color, source: grow(source))
         case .gradient(let gradient, let source): item.paint = .gradient(gradient, source: grow(source))
-        case .solid, .blur: break
+        case .solid, .blur, .shape: break  // a shape is deferred only without edge antialiasing
         }
         item.antialiasEdges = false
         return item

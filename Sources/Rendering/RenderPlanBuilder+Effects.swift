@@ -114,6 +114,14 @@ extension RenderPlanBuilder.Walk {
                 break
             }
         }
+        if case .alignedShape = request.unclipped {
+            guard let placed = shapePaint(request, layer: path.index, antialiasEdges: p.allowsEdgeAntialiasing)
+            else { return }
+            offscreen.append(OffscreenArea(layer: path, purpose: "path", width: placed.width, height: placed.height))
+            items.append(tagged(DrawItem(layer: path, role: "path", transform: toTarget, rect: placed.rect, paint: placed.paint,
+                                         opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing)))
+            return
+        }
         guard let rasterized = rasterizer.rasterize(request, stopwatch: stopwatch) else { return }
         // Text is laid out from the bounds' origin; shapes are placed where their paths are.
         var rect = rasterized.rect

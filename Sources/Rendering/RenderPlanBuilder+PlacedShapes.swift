@@ -26,7 +26,7 @@ extension RenderPlanBuilder.Walk {
     /// caller then rasterizes the shape in its own space.
     mutating func appendPlacedShape(_ shape: ShapeProperties, of p: LayerProperties, path: LayerLabel, reach: CGRect,
                                     toTarget: CATransform3D, opacity: Float, into items: inout [DrawItem]) -> Bool {
-        guard toContext == nil, let rasterizer, let map = Self.planeMap(toTarget), !reach.isNull else { return false }
+        guard toContext == nil, rasterizer != nil, let map = Self.planeMap(toTarget), !reach.isNull else { return false }
         let origin = CGPoint(x: map.tx.rounded(.down), y: map.ty.rounded(.down))
         let rounded = Self.rasterPhase(CGPoint(x: map.tx - origin.x, y: map.ty - origin.y))
         // Where the raster's pixel (0, 0) lands: whole target pixels (a phase rounded up to 1 is
@@ -44,13 +44,11 @@ extension RenderPlanBuilder.Walk {
         guard visible.width < side - 2, visible.height < side - 2 else { return false }
         var request = ContentRequest.placedShape(shape, transform: toRaster)
         if visible != whole { request = .clipped(request, region: Self.rasterTile(visible, scale: 1, pixels: Self.shapeTilePixels)) }
-        guard let rasterized = rasterizer.rasterize(request, stopwatch: stopwatch) else { return true }
-        offscreen.append(OffscreenArea(layer: path, purpose: "path", width: rasterized.image.width, height: rasterized.image.height))
+        guard let placed = shapePaint(request, layer: path.index, antialiasEdges: p.allowsEdgeAntialiasing)
+        else { return true }
+        offscreen.append(OffscreenArea(layer: path, purpose: "path", width: placed.width, height: placed.height))
         items.append(tagged(DrawItem(layer: path, role: "path", transform: CATransform3DMakeTranslation(offset.x, offset.y, 0),
-                                     rect: rasterized.rect,
-                                     paint: .image(rasterized.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
-                                                   minification: .linear, magnification: .linear),
-                                     opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing)))
+                                     rect: placed.rect, paint: placed.paint, opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing)))
         return true
     }
 }

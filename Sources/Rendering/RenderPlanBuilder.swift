@@ -32,6 +32,11 @@ public struct RenderPlanBuilder {
     /// Animation's unflipped space, as AVFoundation's export tool does, with contents and text
     /// still upright.
     public var origin = OutputOrigin.topLeft
+    /// Where set, shapes placed on the target's pixels go to the backend unrasterized
+    /// (`Paint.shape`), to be drawn by this (usually `contentRasterizer` itself, shared with the
+    /// backend's threads), for a backend that draws them itself (`RenderBackend.drawsShapesDirectly`).
+    /// Default nil: every shape comes as its raster.
+    public var shapeDrawer: (any ContentRasterizer & Sendable)?
 
     public init(width: Int, height: Int, scale: CGFloat = 1, background: CGColor? = nil,
                 contentRasterizer: ContentRasterizer? = nil) {
@@ -49,6 +54,7 @@ public struct RenderPlanBuilder {
         }
         var walk = Walk(tree: tree, maximumPassSide: maximumPassSide, rasterizer: contentRasterizer, stopwatch: stopwatch,
                         flipsOutput: origin == .bottomLeft)
+        walk.shapeDrawer = shapeDrawer
         let clear = background.map(PremultipliedColor.init) ?? .clear
         walk.target = Walk.PassTarget(width: width, height: height, purpose: "frame", clearColor: clear)
         var items: [DrawItem] = []
@@ -146,6 +152,8 @@ public struct RenderPlanBuilder {
         let labels: PresentedSubtree
         let maximumPassSide: Int
         let rasterizer: ContentRasterizer?
+        /// Draws the shapes the plan defers (`RenderPlanBuilder.shapeDrawer`); nil defers none.
+        var shapeDrawer: (any ContentRasterizer & Sendable)?
         var passes: [RenderPass] = []
         /// The current layer's space → its 3D context, while drawing inside a `CATransformLayer`.
         var toContext: CATransform3D?
@@ -232,7 +240,7 @@ public struct RenderPlanBuilder {
                 switch item.paint {
                 case .solid(let c): item.paint = .solid(c.tinted(by: tint))
                 case .gradient(let g, let source): item.paint = .gradient(g.tinted(by: tint), source: source)
-                case .image: item.tint = PremultipliedColor(red: 1, green: 1, blue: 1, alpha: 1).tinted(by: tint)
+                case .image, .shape: item.tint = PremultipliedColor(red: 1, green: 1, blue: 1, alpha: 1).tinted(by: tint)
                 case .pass, .tintedPass, .blur: break  // composites of content tinted already
                 }
             }

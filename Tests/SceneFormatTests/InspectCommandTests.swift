@@ -119,6 +119,33 @@ final class InspectCommandTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("\"frobnicate\""), run.stderr)
     }
 
+    /// `inspect --plan`: the render plan of each time as text, as the backend named would get
+    /// it: a shape the CPU backend paints itself, a raster for the GPU backend.
+    func testInspectPlanPrintsTheRenderPlanForTheBackend() throws {
+        let scene = try writeScene("plan.json", """
+        {"format": 1, "size": [200, 100], "scale": 2,
+         "root": {"name": "stage", "sublayers": [
+           {"name": "box", "bounds": [0, 0, 20, 10], "position": [30, 40], "backgroundColor": "#ff0000"},
+           {"name": "tick", "type": "shape", "path": {"rect": [0, 0, 5, 5]}, "position": [100, 50], "fillColor": "#00ff00"}
+         ]}}
+        """)
+        let cpu = try lamina(["inspect", scene.path, "--plan", "--time", "1", "--backend", "cpu"])
+        XCTAssertEqual(cpu.status, 0, cpu.stderr)
+        XCTAssertEqual(cpu.stdoutLines, [
+            "time 1.0", "plan 200x100", "pass 0 200x100 frame clear rgba(0.000, 0.000, 0.000, 0.000)",
+            "  background stage/box quad (40,70) (80,70) (80,90) (40,90) solid rgba(1.000, 0.000, 0.000, 1.000)",
+            "  path stage/tick quad (200,100) (210,100) (210,110) (200,110) shape 10x10 drawn directly",
+        ])
+        let gpu = try lamina(["inspect", scene.path, "--plan", "--time", "1", "--time", "2", "--backend", "gpu"])
+        XCTAssertEqual(gpu.status, 0, gpu.stderr)
+        XCTAssertEqual(gpu.stdoutLines.filter { $0.hasPrefix("time ") }, ["time 1.0", "time 2.0"])
+        XCTAssertTrue(gpu.stdoutLines.contains("  path stage/tick quad (200,100) (210,100) (210,110) (200,110) image 10x10 uv [0,0,1,1] filter linear/linear"),
+                      gpu.stdout)
+        let both = try lamina(["inspect", scene.path, "--plan", "--budget"])
+        XCTAssertEqual(both.status, 2)
+        XCTAssertEqual(both.stderrLines, ["lamina: --budget and --plan are separate views; give one"])
+    }
+
     func testInspectWithoutTimeIsAUsageError() throws {
         let scene = try writeScene("scene.json", validScene)
         let run = try lamina(["inspect", scene.path])
