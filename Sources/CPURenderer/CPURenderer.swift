@@ -216,14 +216,9 @@ public final class CPURenderer: RenderBackend {
             if let p = PreparedItem(item, order: order, bounds: bounds, paint: paint, mask: mask) { prepared.append(p) }
             if item.body?.cornerPair != nil { prepareCorners(of: item, order: order, bounds: bounds, images: images, into: &prepared) }
         }
-        // A deferred shape's bands are drawn without looking at which pixels later opaque items
-        // own, so a draw holding one goes in painter's order, opaque items too (what each pixel
-        // ends as is the same: an opaque item's texel replaces what is under it).
-        let paintersOrder = prepared.contains { $0.paint.isDeferred }
-        let opaque = paintersOrder ? [] : prepared.indices.filter { prepared[$0].isOpaque }
+        let opaque = prepared.indices.filter { prepared[$0].isOpaque }
         // Opaque bodies too where they carry corners, which are drawn in the order.
-        let translucent = paintersOrder ? Array(prepared.indices)
-            : prepared.indices.filter { !prepared[$0].isOpaque || prepared[$0].cornerTexels != nil }
+        let translucent = prepared.indices.filter { !prepared[$0].isOpaque || prepared[$0].cornerTexels != nil }
         let width = stride, height = pass.height
         var owner: UnsafeMutablePointer<Int32>?
         if !opaque.isEmpty {

@@ -12,7 +12,8 @@ extension PassRasterizer {
 
     /// Composites `shape`'s raster, its pixel (0, 0) on pixel (x, y), into rows `rows`: each
     /// band of rows rasterized into one reused buffer and drawn from there as `drawTextured`
-    /// draws a raster placed on whole pixels (one texel per pixel, faded by the item's opacity).
+    /// draws a raster placed on whole pixels (one texel per pixel, faded by the item's opacity,
+    /// not over pixels a later opaque item owns).
     func drawDeferred(_ shape: DeferredShape, x: Int, y: Int, item: PreparedItem, rows: Range<Int>) {
         let rows = rows.clamped(to: y..<(y + shape.height))
         guard !rows.isEmpty, shape.width > 0 else { return }

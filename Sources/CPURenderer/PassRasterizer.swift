@@ -30,8 +30,7 @@ struct PassRasterizer {
         }
         for i in translucent {
             let item = items[i]
-            // Without opaque items first, opaque ones take their turn in the order.
-            if !item.isOpaque || opaque.isEmpty {
+            if !item.isOpaque {
                 draw(item, rows: rows, claiming: false)
                 markWritten(item, rows: rows)
             }

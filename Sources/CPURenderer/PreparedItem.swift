@@ -118,8 +118,6 @@ enum PreparedPaint {
         case .tinted, .gradient, .deferred: false
         }
     }
-
-    var isDeferred: Bool { if case .deferred = self { true } else { false } }
 }
 
 /// The rounded-rectangle coverage of layer.glsl's SHAPED variant.

@@ -46,7 +46,7 @@ public final class ContentCache: ContentRasterizer, Sendable {
         /// Pixels of every image held.
         var pixels = 0
         /// Requests drawn without a raster (`rasterizeIfRepeated`) lately, in two generations of
-        /// at most `capacity` / 2 each: one asked for again is rasterized and kept.
+        /// at most `capacity` each: one asked for again is rasterized and kept.
         var drawnDirectly: Set<Key> = [], drawnDirectlyBefore: Set<Key> = []
     }
 
@@ -74,15 +74,15 @@ public final class ContentCache: ContentRasterizer, Sendable {
     }
 
     /// The request's raster when one is kept, or when the same request was drawn without one
-    /// lately — among the last `capacity` / 2 to `capacity` requests drawn so (two generations),
-    /// so that a raster kept now lasts until it is asked for again — when it is rasterized and
-    /// kept: an unchanged shape from its second frame on, a looping animation's from its second
-    /// loop where the loop's rasters fit. Nil for a request new in that window (remembered): an
-    /// animated shape in an export, which a raster would serve once, is painted directly.
+    /// lately — among the last `capacity` to 2 × `capacity` requests drawn so (two generations),
+    /// about as far back as the cache itself reaches — when it is rasterized and kept: an
+    /// unchanged shape from its second frame on, a looping animation's from its second loop.
+    /// Nil for a request new in that window (remembered): an animated shape in an export, which
+    /// a raster would serve once, is rasterized a band at a time as it is drawn instead.
     public func rasterizeIfRepeated(_ request: ContentRequest, stopwatch: Stopwatch?) -> RasterizedContent?? {
         enum Sighting { case kept(RasterizedContent?), again, first }
         let key = Key(request)
-        let generation = max(1, capacity / 2)
+        let generation = capacity
         let sighting = state.withLock { state -> Sighting in
             if let hit = Self.lookup(key, &state) { return .kept(hit) }
             if state.drawnDirectly.remove(key) != nil || state.drawnDirectlyBefore.remove(key) != nil { return .again }

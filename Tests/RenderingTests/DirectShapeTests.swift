@@ -115,8 +115,8 @@ final class DirectShapeTests: XCTestCase {
         }
     }
 
-    /// The opaque card drawn after the shape hides it where they overlap: a draw holding a
-    /// deferred shape goes in painter's order, so the card is not claimed first and then drawn over.
+    /// The opaque card drawn after the shape hides it where they overlap: the card claims its
+    /// pixels first (front to back) and the shape's bands leave them alone.
     func testALaterOpaqueLayerHidesADirectShape() throws {
         let frame = try XCTUnwrap(CPURenderer(threads: 2).render(plan(tree(), cache: ContentCache()), images: FileImageProvider()))
         // (96, 50) lies in the star's upper right arm, and in the card.
@@ -150,10 +150,10 @@ final class DirectShapeTests: XCTestCase {
             XCTAssertFalse(isDeferred(try pathPaint(plan(moving, cache: cache))), "loop 2, step \(step)")
         }
         XCTAssertFalse(isDeferred(try pathPaint(plan(moving, cache: cache))), "loop 3: kept")
-        // A window of capacity / 2 … capacity requests: a loop longer than that stays painted.
+        // A window of capacity … 2 × capacity requests: a loop longer than that stays deferred.
         let small = ContentCache(capacity: 4)
         for loop in 0..<2 {
-            for step in 0..<6 {
+            for step in 0..<9 {
                 shape.lineWidth = 5 + CGFloat(step)
                 XCTAssertTrue(isDeferred(try pathPaint(plan(moving, cache: small))), "loop \(loop), step \(step)")
             }
