@@ -68,7 +68,7 @@ public final class CPURenderer: RenderBackend {
 
     /// Shapes placed on the target's pixels come unrasterized (`Paint.shape`) and are rasterized
     /// a band at a time as they are drawn.
-    public var drawsShapesDirectly: Bool { true }
+    public var drawsDeferredShapes: Bool { true }
 
     /// Finds the row extents of the plan's in-memory images (shape and text rasters made for
     /// it), kept with each image: the scan of a new raster's pixels runs on the planning thread.
@@ -292,9 +292,7 @@ public final class CPURenderer: RenderBackend {
         case .solid(let c):
             return .solid(SIMD4(c.red, c.green, c.blue, c.alpha))
         case .image(let image, _, let minification, let magnification):
-            guard let texture = texture(for: image, images: images) else { return nil }
-            if minification == .trilinear { texture.makeMipmaps() } else { texture.makeTiles() }
-            return .texture(texture, minification: minification, magnification: magnification)
+            return texturePaint(image, minification: minification, magnification: magnification, images: images)
         case .pass(let id, _):
             guard let texture = passTextures[id] else { return nil }
             texture.makeTiles()
@@ -308,10 +306,16 @@ public final class CPURenderer: RenderBackend {
         case .shape(let shape):
             if usesFastPaths, let origin = item.deferredOrigin(of: shape) { return .deferred(shape, x: origin.x, y: origin.y) }
             // Drawn from its raster, as the GL backend draws it.
-            guard let raster = shape.rasterized(), let texture = texture(for: raster.image, images: images) else { return nil }
-            texture.makeTiles()
-            return .texture(texture, minification: .linear, magnification: .linear)
+            return shape.rasterized().flatMap { texturePaint($0.image, minification: .linear, magnification: .linear, images: images) }
         }
+    }
+
+    /// `image` as a texture paint, with what its filtering samples made.
+    private func texturePaint(_ image: CGImage, minification: TextureFilter, magnification: TextureFilter,
+                              images: ImageProvider) -> PreparedPaint? {
+        guard let texture = texture(for: image, images: images) else { return nil }
+        if minification == .trilinear { texture.makeMipmaps() } else { texture.makeTiles() }
+        return .texture(texture, minification: minification, magnification: magnification)
     }
 
     /// Drops the texture of `image` (video frames are drawn once).

@@ -67,6 +67,11 @@ public final class ContentCache: ContentRasterizer, Sendable {
     public func rasterize(_ request: ContentRequest, stopwatch: Stopwatch?) -> RasterizedContent? {
         let key = Key(request)
         if let hit = lookup(key) { return hit }
+        return renderAndKeep(request, key: key, stopwatch: stopwatch)
+    }
+
+    /// Rasterizes a request no kept result answered, and keeps the result.
+    private func renderAndKeep(_ request: ContentRequest, key: Key, stopwatch: Stopwatch?) -> RasterizedContent? {
         var warnings: [String] = []
         let result = stopwatch.measure(.raster) { Self.render(request, warnings: &warnings) }
         store(result, for: key, warnings: warnings)
@@ -96,11 +101,7 @@ public final class ContentCache: ContentRasterizer, Sendable {
         switch sighting {
         case .kept(let raster): return .some(raster)
         case .first: return nil
-        case .again:
-            var warnings: [String] = []
-            let result = stopwatch.measure(.raster) { Self.render(request, warnings: &warnings) }
-            store(result, for: key, warnings: warnings)
-            return .some(result)
+        case .again: return .some(renderAndKeep(request, key: key, stopwatch: stopwatch))
         }
     }
 
@@ -305,11 +306,21 @@ public final class ContentCache: ContentRasterizer, Sendable {
         Self.placement(of: request).map { ($0.rect, $0.width, $0.height) }
     }
 
-    /// Rows of a shape request's raster into `pixels` (`PathRasterizer.rasterize(_:rows:into:)`);
-    /// false for other requests. Nothing is kept.
-    public func rasterizeRows(_ request: ContentRequest, rows: Range<Int>, into pixels: UnsafeMutablePointer<UInt8>) -> Bool {
-        guard let placement = Self.placement(of: request), let input = Self.shapeInput(request, placement: placement) else { return false }
-        return PathRasterizer.rasterize(input, rows: rows, into: pixels)
+    /// A shape request's raster rows `rows`, `bandHeight` rows at a time, each band into `pixels`
+    /// (`PathRasterizer.rasterize(_:rows:into:)`) and handed to `body`; false for other requests
+    /// (or where cairo cannot draw a band: the bands before it were handed over). Nothing is kept.
+    public func rasterizeRows(_ request: ContentRequest, rows: Range<Int>, bandHeight: Int, into pixels: UnsafeMutablePointer<UInt8>,
+                              _ body: (Range<Int>) -> Void) -> Bool {
+        guard bandHeight > 0, let placement = Self.placement(of: request), let input = Self.shapeInput(request, placement: placement)
+        else { return false }
+        var start = rows.lowerBound
+        while start < rows.upperBound {
+            let end = min(start + bandHeight, rows.upperBound)
+            guard PathRasterizer.rasterize(input, rows: start..<end, into: pixels) else { return false }
+            body(start..<end)
+            start = end
+        }
+        return true
     }
 
     /// The hit and miss counts and the number of results held.

@@ -102,7 +102,7 @@ public final class FrameRenderer {
         builder.frameInputs = inputs
         builder.placesRoot = placesRoot
         builder.origin = origin
-        if backend.drawsShapesDirectly { builder.shapeDrawer = contentCache }
+        if backend.drawsDeferredShapes { builder.shapeDrawer = contentCache }
         // The plan stage (the backend's preparation included) without the contents it
         // rasterized (counted as `raster`).
         let start = stopwatch == nil ? 0 : Stopwatch.now(), rasterBefore = stopwatch?[.raster] ?? 0

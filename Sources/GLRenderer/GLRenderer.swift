@@ -89,7 +89,7 @@ public final class GLRenderer: RenderBackend {
     /// Draws `plan` and returns the frame (RGBA8 premultiplied, top row first).
     public func render(_ plan: RenderPlan, images: ImageProvider, stopwatch: Stopwatch?) -> Image? {
         let start = stopwatch == nil ? 0 : Stopwatch.now()
-        // A plan for this backend holds its shapes rasterized (`drawsShapesDirectly` is false);
+        // A plan for this backend holds its shapes rasterized (`drawsDeferredShapes` is false);
         // one made for another backend may not.
         let plan = plan.rasterizingShapes()
         context.makeCurrent()

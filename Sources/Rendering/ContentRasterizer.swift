@@ -78,11 +78,13 @@ public protocol ContentRasterizer: AnyObject {
     /// `nil` when it is new (an animated shape's path of this frame, which a raster would serve
     /// once), for the caller to draw it a band at a time (`rasterizeRows`).
     func rasterizeIfRepeated(_ request: ContentRequest, stopwatch: Stopwatch?) -> RasterizedContent??
-    /// Rows `rows` of `request`'s raster (row 0 its top; its width given by `rasterFootprint`)
-    /// into `pixels`, one row after the other: the bytes of those rows of `rasterize`'s image,
-    /// for a backend that composites a raster a band at a time without keeping it. False when
-    /// it cannot (nothing written).
-    func rasterizeRows(_ request: ContentRequest, rows: Range<Int>, into pixels: UnsafeMutablePointer<UInt8>) -> Bool
+    /// Rows `rows` of `request`'s raster (row 0 its top; its width given by `rasterFootprint`),
+    /// `bandHeight` rows at a time: each band into `pixels`, one row after the other, the bytes
+    /// of those rows of `rasterize`'s image, then handed to `body` (its rows of the raster), for a
+    /// backend that composites a raster a band at a time without keeping it. False when it
+    /// cannot (nothing more is drawn).
+    func rasterizeRows(_ request: ContentRequest, rows: Range<Int>, bandHeight: Int, into pixels: UnsafeMutablePointer<UInt8>,
+                       _ body: (Range<Int>) -> Void) -> Bool
 }
 
 extension ContentRasterizer {
@@ -98,7 +100,8 @@ extension ContentRasterizer {
     }
 
     /// Default: rasters come whole.
-    public func rasterizeRows(_ request: ContentRequest, rows: Range<Int>, into pixels: UnsafeMutablePointer<UInt8>) -> Bool { false }
+    public func rasterizeRows(_ request: ContentRequest, rows: Range<Int>, bandHeight: Int, into pixels: UnsafeMutablePointer<UInt8>,
+                              _ body: (Range<Int>) -> Void) -> Bool { false }
 }
 
 extension ContentRequest {

@@ -17,9 +17,9 @@ public protocol RenderBackend: AnyObject {
     /// Releases what the backend keeps for `image` (its uploaded texture). Video export calls it
     /// for each frame it has drawn, so memory stays flat over a long video.
     func forget(_ image: CGImage)
-    /// Whether the backend draws shapes placed on its pixels itself (`Paint.shape`), so a plan
-    /// for it hands them over unrasterized.
-    var drawsShapesDirectly: Bool { get }
+    /// Whether the backend rasterizes shapes placed on its pixels itself as it draws them
+    /// (`Paint.shape`), so a plan for it hands new ones over unrasterized.
+    var drawsDeferredShapes: Bool { get }
 }
 
 extension RenderBackend {
@@ -35,5 +35,5 @@ extension RenderBackend {
     public func forget(_ image: CGImage) {}
 
     /// Default: shapes come as rasters.
-    public var drawsShapesDirectly: Bool { false }
+    public var drawsDeferredShapes: Bool { false }
 }

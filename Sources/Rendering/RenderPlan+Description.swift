@@ -33,7 +33,7 @@ extension DrawItem: CustomStringConvertible {
         case .gradient(let g, let source):
             parts.append("\(g.type.rawValue) gradient \(g.colors.count) stops (\(Self.format(g.startPoint.x)),\(Self.format(g.startPoint.y)))→(\(Self.format(g.endPoint.x)),\(Self.format(g.endPoint.y))) uv \(Self.format(source))")
         case .tintedPass(let id, let color, let source): parts.append("alpha of pass \(id) uv \(Self.format(source)) tinted \(color)")
-        case .shape(let shape): parts.append("shape \(shape.width)x\(shape.height) drawn directly")
+        case .shape(let shape): parts.append("shape \(shape.width)x\(shape.height) deferred")
         case .blur(let id, let sigma, let horizontal): parts.append("blur pass \(id) \(horizontal ? "horizontally" : "vertically") sigma \(Self.format(sigma))")
         }
         if opacity != 1 { parts.append("opacity \(Self.format(CGFloat(opacity)))") }

@@ -61,7 +61,7 @@ extension RenderPlanBuilder.Walk {
     /// A shape layer's path or a text layer's text, rasterized, between contents and sublayers.
     mutating func appendRasterizedContent(of p: LayerProperties, path: LayerLabel, toTarget: CATransform3D, opacity: Float,
                                           into items: inout [DrawItem]) {
-        guard let rasterizer else { return }
+        guard rasterizer != nil else { return }
         // Only shape and text layers get here past the switch: the density (three projections)
         // is not worked out for every layer of every frame.
         func scale() -> CGFloat {
@@ -114,17 +114,9 @@ extension RenderPlanBuilder.Walk {
                 break
             }
         }
-        if case .alignedShape = request.unclipped {
-            guard let placed = shapePaint(request, layer: path.index, antialiasEdges: p.allowsEdgeAntialiasing)
-            else { return }
-            offscreen.append(OffscreenArea(layer: path, purpose: "path", width: placed.width, height: placed.height))
-            items.append(tagged(DrawItem(layer: path, role: "path", transform: toTarget, rect: placed.rect, paint: placed.paint,
-                                         opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing)))
-            return
-        }
-        guard let rasterized = rasterizer.rasterize(request, stopwatch: stopwatch) else { return }
+        guard let placed = contentPaint(request, layer: path.index, antialiasEdges: p.allowsEdgeAntialiasing) else { return }
         // Text is laid out from the bounds' origin; shapes are placed where their paths are.
-        var rect = rasterized.rect
+        var rect = placed.rect
         var mirror: CATransform3D?
         if case .text = request.unclipped {
             rect = rect.offsetBy(dx: p.bounds.minX, dy: p.bounds.minY)
@@ -132,11 +124,9 @@ extension RenderPlanBuilder.Walk {
             if tree.contentsAreFlipped(path.index) != flipsOutput { mirror = Self.mirror(about: p.bounds.midY) }
         }
         let role = if case .text = request.unclipped { "text" } else { "path" }
-        offscreen.append(OffscreenArea(layer: path, purpose: role, width: rasterized.image.width, height: rasterized.image.height))
+        offscreen.append(OffscreenArea(layer: path, purpose: role, width: placed.width, height: placed.height))
         items.append(tagged(DrawItem(layer: path, role: role, transform: mirror.map { $0.concatenating(toTarget) } ?? toTarget, rect: rect,
-                                     paint: .image(rasterized.image, source: CGRect(x: 0, y: 0, width: 1, height: 1),
-                                                   minification: .linear, magnification: .linear),
-                                     opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing), offset: mirror))
+                                     paint: placed.paint, opacity: opacity, antialiasEdges: p.allowsEdgeAntialiasing), offset: mirror))
     }
 
     /// The target's pixel grid as seen from a layer drawn with `t`, when `t` only scales (by at

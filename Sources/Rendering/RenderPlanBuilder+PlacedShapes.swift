@@ -44,7 +44,7 @@ extension RenderPlanBuilder.Walk {
         guard visible.width < side - 2, visible.height < side - 2 else { return false }
         var request = ContentRequest.placedShape(shape, transform: toRaster)
         if visible != whole { request = .clipped(request, region: Self.rasterTile(visible, scale: 1, pixels: Self.shapeTilePixels)) }
-        guard let placed = shapePaint(request, layer: path.index, antialiasEdges: p.allowsEdgeAntialiasing)
+        guard let placed = contentPaint(request, layer: path.index, antialiasEdges: p.allowsEdgeAntialiasing)
         else { return true }
         offscreen.append(OffscreenArea(layer: path, purpose: "path", width: placed.width, height: placed.height))
         items.append(tagged(DrawItem(layer: path, role: "path", transform: CATransform3DMakeTranslation(offset.x, offset.y, 0),

@@ -34,7 +34,7 @@ public struct RenderPlanBuilder {
     public var origin = OutputOrigin.topLeft
     /// Where set, shapes placed on the target's pixels go to the backend unrasterized
     /// (`Paint.shape`), to be drawn by this (usually `contentRasterizer` itself, shared with the
-    /// backend's threads), for a backend that draws them itself (`RenderBackend.drawsShapesDirectly`).
+    /// backend's threads), for a backend that draws them itself (`RenderBackend.drawsDeferredShapes`).
     /// Default nil: every shape comes as its raster.
     public var shapeDrawer: (any ContentRasterizer & Sendable)?
 

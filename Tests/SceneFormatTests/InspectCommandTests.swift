@@ -134,7 +134,7 @@ final class InspectCommandTests: XCTestCase {
         XCTAssertEqual(cpu.stdoutLines, [
             "time 1.0", "plan 200x100", "pass 0 200x100 frame clear rgba(0.000, 0.000, 0.000, 0.000)",
             "  background stage/box quad (40,70) (80,70) (80,90) (40,90) solid rgba(1.000, 0.000, 0.000, 1.000)",
-            "  path stage/tick quad (200,100) (210,100) (210,110) (200,110) shape 10x10 drawn directly",
+            "  path stage/tick quad (200,100) (210,100) (210,110) (200,110) shape 10x10 deferred",
         ])
         let gpu = try lamina(["inspect", scene.path, "--plan", "--time", "1", "--time", "2", "--backend", "gpu"])
         XCTAssertEqual(gpu.status, 0, gpu.stderr)

@@ -20,17 +20,15 @@ extension PassRasterizer {
         let band = min(rows.count, max(8, Self.shapeBandPixels / shape.width))
         let buffer = Texture(target: shape.width, height: band)
         let opacity = min(max(item.opacity, 0), 1), fade = UInt64(opacity * 256 + 0.5)
-        var start = rows.lowerBound
-        while start < rows.upperBound {
-            let end = min(start + band, rows.upperBound)
-            // The buffer's row 0 is the raster's row start − y, on target row start.
-            guard shape.drawer.rasterizeRows(shape.request, rows: (start - y)..<(end - y), into: buffer.targetPixels) else { return }
+        _ = shape.drawer.rasterizeRows(shape.request, rows: (rows.lowerBound - y)..<(rows.upperBound - y), bandHeight: band,
+                                       into: buffer.targetPixels) { rasterRows in
+            // The buffer's row 0 is the raster's row rasterRows.lowerBound, on target row `start`.
+            let start = rasterRows.lowerBound + y, targetRows = start..<(rasterRows.upperBound + y)
             if fade < 256 {
-                drawTexels(item, texture: buffer, offset: (-x, -start), extents: nil, rows: start..<end, claiming: false, Faded(fade: fade))
+                drawTexels(item, texture: buffer, offset: (-x, -start), extents: nil, rows: targetRows, claiming: false, Faded(fade: fade))
             } else {
-                drawTexels(item, texture: buffer, offset: (-x, -start), extents: nil, rows: start..<end, claiming: false, Unmodulated())
+                drawTexels(item, texture: buffer, offset: (-x, -start), extents: nil, rows: targetRows, claiming: false, Unmodulated())
             }
-            start = end
         }
     }
 }

@@ -13,7 +13,7 @@ import TestSupport
 /// made with a shape drawer defers a shape the first time it is asked for and keeps a raster of
 /// one asked for again, and the frame comes out byte for byte as compositing the raster gives —
 /// on one thread and across bands, and on the GL backend, which rasterizes a deferred shape itself.
-final class DirectShapeTests: XCTestCase {
+final class DeferredShapeTests: XCTestCase {
     private let width = 160, height = 120
 
     /// A backdrop, then a filled and stroked star moved by `offset` points and turned by `angle`
@@ -117,7 +117,7 @@ final class DirectShapeTests: XCTestCase {
 
     /// The opaque card drawn after the shape hides it where they overlap: the card claims its
     /// pixels first (front to back) and the shape's bands leave them alone.
-    func testALaterOpaqueLayerHidesADirectShape() throws {
+    func testALaterOpaqueLayerHidesADeferredShape() throws {
         let frame = try XCTUnwrap(CPURenderer(threads: 2).render(plan(tree(), cache: ContentCache()), images: FileImageProvider()))
         // (96, 50) lies in the star's upper right arm, and in the card.
         let uncovered = try XCTUnwrap(CPURenderer(threads: 2).render(plan(tree(card: false), cache: ContentCache()), images: FileImageProvider()))
@@ -167,8 +167,8 @@ final class DirectShapeTests: XCTestCase {
     /// rasterizes the deferred shapes itself and draws what the rasterized plan draws.
     func testTheGPUBackendRasterizesADeferredPlan() throws {
         let gpu = try TestBackends.gpu()
-        XCTAssertFalse(gpu.drawsShapesDirectly)
-        XCTAssertTrue(CPURenderer().drawsShapesDirectly)
+        XCTAssertFalse(gpu.drawsDeferredShapes)
+        XCTAssertTrue(CPURenderer().drawsDeferredShapes)
         let deferred = plan(tree(angle: 0.35), cache: ContentCache())
         let rasterized = plan(tree(angle: 0.35), cache: ContentCache(), defers: false)
         XCTAssertTrue(deferred.rasterizingShapes().passes.allSatisfy { $0.items.allSatisfy { !isDeferred($0.paint) } })
