@@ -70,6 +70,11 @@ public final class CPURenderer: RenderBackend {
     /// a band at a time as they are drawn.
     public var drawsDeferredShapes: Bool { true }
 
+    /// From the first frame: drawing leaves a core idle between its bands and around them
+    /// (clearing, the sink), which planning the next frame fills even where it takes 0.1 ms
+    /// (Lottie frames at 512² and 1080²: +17 % frames/s over the 0.2 ms default).
+    public var planningAheadThreshold: Double { 0 }
+
     /// Finds the row extents of the plan's in-memory images (shape and text rasters made for
     /// it), kept with each image: the scan of a new raster's pixels runs on the planning thread.
     public func prepare(_ plan: RenderPlan) {

@@ -62,11 +62,11 @@ public final class FrameRenderer {
     public var plansAhead = true
     /// Planning ahead pays where planning a frame takes long enough that overlapping it with
     /// drawing gains more than handing the plan to another thread costs (waking it, the plan's
-    /// memory moving between cores): on the 2-core reference machine it is even on Lottie frames
-    /// planned in ~0.2 ms and gains 10–60 % from ~0.3 ms on. A run plans its frames on the
-    /// calling thread, timing them, until the fastest of the last few took this long (seconds;
-    /// 0: from the first frame, whenever a run has more than one).
-    public var planningAheadThreshold = 0.2e-3
+    /// memory moving between cores). A run plans its frames on the calling thread, timing them,
+    /// until the fastest of the last few took this long (seconds; 0: from the first frame,
+    /// whenever a run has more than one). Default: the backend's (`RenderBackend
+    /// .planningAheadThreshold`: 0 for the CPU backend, 0.2 ms for GL on llvmpipe).
+    public var planningAheadThreshold: Double
     /// How many of the last frames planned on the calling thread decide whether to plan ahead.
     static let framesTimedBeforePlanningAhead = 3
     /// The last render that passed the budget check (so an export checks once).
@@ -80,6 +80,7 @@ public final class FrameRenderer {
         self.backend = try backend.makeBackend()
         self.contentCache = contentCache
         self.images = images
+        planningAheadThreshold = self.backend.planningAheadThreshold
     }
 
     /// A renderer drawing with `backend` (an existing one, shared between renderers of one thread).
@@ -90,6 +91,7 @@ public final class FrameRenderer {
         self.backend = backend
         self.contentCache = contentCache
         self.images = images
+        planningAheadThreshold = backend.planningAheadThreshold
     }
 
     /// The render plan of `root` at absolute time `time`, with `inputs` as the contents of the

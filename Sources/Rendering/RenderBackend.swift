@@ -20,6 +20,10 @@ public protocol RenderBackend: AnyObject {
     /// Whether the backend rasterizes shapes placed on its pixels itself as it draws them
     /// (`Paint.shape`), so a plan for it hands new ones over unrasterized.
     var drawsDeferredShapes: Bool { get }
+    /// How long a run's frames must take to plan (seconds) before a run of frames with this
+    /// backend plans each while the one before draws (`FrameRenderer.planningAheadThreshold`'s
+    /// default; 0: from the first frame).
+    var planningAheadThreshold: Double { get }
 }
 
 extension RenderBackend {
@@ -36,4 +40,8 @@ extension RenderBackend {
 
     /// Default: shapes come as rasters.
     public var drawsDeferredShapes: Bool { false }
+
+    /// Default: 0.2 ms. Where drawing keeps every core busy (llvmpipe shades on all of them), a
+    /// planning thread competes with it, and overlapping pays only once planning takes that long.
+    public var planningAheadThreshold: Double { 0.2e-3 }
 }
