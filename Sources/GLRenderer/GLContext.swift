@@ -21,6 +21,15 @@ public final class GLContext {
     let context: EGLContext
     /// `GL_RENDERER`, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
     public let rendererName: String
+    /// Whether the renderer shades on the CPU (Mesa's llvmpipe, softpipe or swrast), on the
+    /// same cores as the rest of the program, rather than on a GPU.
+    public var rendersOnTheCPU: Bool { Self.rendersOnTheCPU(rendererName) }
+
+    /// Whether `GL_RENDERER` string `name` is one of Mesa's software rasterizers.
+    public static func rendersOnTheCPU(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return ["llvmpipe", "softpipe", "swrast"].contains { lowered.contains($0) }
+    }
     /// Which EGL platform the display came from.
     public let platform: String
 

@@ -86,6 +86,11 @@ public final class GLRenderer: RenderBackend {
         batch.delete()
     }
 
+    /// On llvmpipe, which shades on every core, a planning thread competes with drawing: a run
+    /// plans ahead once frames take 0.2 ms to plan (the default). A GPU draws while the CPU is
+    /// free, so there a run plans ahead from its first frame.
+    public var planningAheadThreshold: Double { context.rendersOnTheCPU ? 0.2e-3 : 0 }
+
     /// Draws `plan` and returns the frame (RGBA8 premultiplied, top row first).
     public func render(_ plan: RenderPlan, images: ImageProvider, stopwatch: Stopwatch?) -> Image? {
         let start = stopwatch == nil ? 0 : Stopwatch.now()

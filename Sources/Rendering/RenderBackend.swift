@@ -41,7 +41,7 @@ extension RenderBackend {
     /// Default: shapes come as rasters.
     public var drawsDeferredShapes: Bool { false }
 
-    /// Default: 0.2 ms. Where drawing keeps every core busy (llvmpipe shades on all of them), a
+    /// Default: 0.2 ms. Where drawing keeps every core busy (as llvmpipe's shading does), a
     /// planning thread competes with it, and overlapping pays only once planning takes that long.
     public var planningAheadThreshold: Double { 0.2e-3 }
 }

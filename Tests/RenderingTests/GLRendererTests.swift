@@ -39,6 +39,16 @@ final class GLRendererTests: XCTestCase {
         return [Int(p.r), Int(p.g), Int(p.b), Int(p.a)]
     }
 
+    /// A run plans ahead once frames take 0.2 ms to plan on Mesa's software rasterizers, which
+    /// shade on the program's own cores, and from its first frame on a GPU.
+    func testPlanningAheadWaitsOnlyOnSoftwareRasterizers() throws {
+        XCTAssertTrue(GLContext.rendersOnTheCPU("llvmpipe (LLVM 15.0.6, 256 bits)"))
+        XCTAssertTrue(GLContext.rendersOnTheCPU("softpipe"))
+        XCTAssertFalse(GLContext.rendersOnTheCPU("NVIDIA H200/PCIe/SSE2"))
+        let gl = try renderer()
+        XCTAssertEqual(gl.planningAheadThreshold, gl.context.rendersOnTheCPU ? 0.2e-3 : 0)
+    }
+
     func testBackgroundFillsItsFrameAndNothingElse() throws {
         let r = root(64, 48)
         let square = CALayer()
