@@ -65,7 +65,8 @@ public final class FrameRenderer {
     /// memory moving between cores). A run plans its frames on the calling thread, timing them,
     /// until the fastest of the last few took this long (seconds; 0: from the first frame,
     /// whenever a run has more than one). Default: the backend's (`RenderBackend
-    /// .planningAheadThreshold`: 0 for the CPU backend, 0.2 ms for GL on llvmpipe).
+    /// .planningAheadThreshold`: 0 for the CPU backend and for GL on a GPU, 0.2 ms for GL on
+    /// llvmpipe).
     public var planningAheadThreshold: Double
     /// How many of the last frames planned on the calling thread decide whether to plan ahead.
     static let framesTimedBeforePlanningAhead = 3
