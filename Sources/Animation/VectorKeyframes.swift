@@ -21,6 +21,9 @@ public final class VectorKeyframes: @unchecked Sendable {
 
     /// Points along a path source (empty for values).
     let segments: [PathSegment]
+    /// Whether the track follows a path (`segments`) rather than values; stored so a prefetch
+    /// can tell without reading an array.
+    let followsPath: Bool
 
     /// Nil unless every keyframe (and tangent) is a vector of one kind, or the track follows a
     /// path (points).
@@ -29,12 +32,14 @@ public final class VectorKeyframes: @unchecked Sendable {
             kind = .point
             self.track = track
             self.segments = segments
+            followsPath = true
             values = []; tangentsOut = []; tangentsIn = []
             let last = track.pathPoint(segments, at: 1)
             end = SIMD4(last.x, last.y, 0, 0)
             return
         }
         segments = []
+        followsPath = false
         guard case .values(let list) = track.source, let first = list.first,
               [.number, .point, .size, .rect, .color].contains(first.kind) else { return nil }
         var vectors: [SIMD4<Double>] = []
@@ -60,7 +65,7 @@ public final class VectorKeyframes: @unchecked Sendable {
     /// The value at animation fraction `u` (after the animation-level timing function).
     @inline(__always)
     public func value(at u: Double) -> SIMD4<Double> {
-        if !segments.isEmpty {
+        if followsPath {
             let p = track.pathPoint(segments, at: u)
             return SIMD4(p.x, p.y, 0, 0)
         }

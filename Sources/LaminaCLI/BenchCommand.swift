@@ -17,10 +17,10 @@ enum BenchCommand {
     Default sizes: 1280x720 and 1920x1080; --seconds per scene and backend (default 1.5);
     --only keeps the built-in scenes whose name contains TEXT; --threads sets the CPU backend's
     thread count (default: one per core). Frames are drawn as an export draws them, each planned
-    while the one before draws where planning takes long enough; --plan-ahead always does,
-    --sequential never does. --html OUT.html also writes the run as a page (a bar
-    chart of frames/s, stage breakdowns, agreement, and each scene's GPU frame, CPU frame and
-    difference image inline) and its JSON beside it (OUT.json).
+    while the one before draws (with the CPU backend always, with GL on llvmpipe where planning
+    takes long enough); --plan-ahead always does, --sequential never does. --html OUT.html also
+    writes the run as a page (a bar chart of frames/s, stage breakdowns, agreement, and each
+    scene's GPU frame, CPU frame and difference image inline) and its JSON beside it (OUT.json).
 
     lamina bench --export [--backend gpu|cpu] [--no-memory] [--json]
     measures an H.264 export of the animated content scene at 1280x720 against its stages in one

@@ -34,8 +34,8 @@ extension CALayer {
         withUnsafePointer(to: &properties) { p in
             lamina_prefetch(UnsafeRawPointer(Unmanaged.passUnretained(p.pointee.geometry).toOpaque()),
                             16 + MemoryLayout<LayerGeometryValues>.size)
-            // Its header (retained by every presentation) and first values; the rest is read
-            // seldom, or only by parents.
+            // Its header (retained by every presentation) and first values (timing, class and
+            // transition: read for every layer); the rest is read seldom, or only by parents.
             lamina_prefetch(UnsafeRawPointer(Unmanaged.passUnretained(p.pointee.storage).toOpaque()), 128)
         }
         withUnsafePointer(to: &animationSteps) { AnimationSteps.prefetch($0) }
@@ -52,8 +52,10 @@ extension AnimationSteps {
         if let v = context.vectors.baseAddress { end = max(end, UnsafeRawPointer(v + context.vectors.count)) }
         if let k = context.keyframes.baseAddress { end = max(end, UnsafeRawPointer(k + context.keyframes.count)) }
         if let g = context.groups.baseAddress { end = max(end, UnsafeRawPointer(g + context.groups.count)) }
-        // The first lines: the processor's streamer follows a walk through the rest.
-        lamina_prefetch(UnsafeRawPointer(start), min(end - UnsafeRawPointer(start), 384))
+        // Up to eight lines: three vector steps (288 bytes each) and their headers. The
+        // processor's streamer did not follow the walk through more than the first three
+        // (a third of the evaluation's samples waited on a vector step's last fields).
+        lamina_prefetch(UnsafeRawPointer(start), min(end - UnsafeRawPointer(start), 1024))
     }
 
     /// Starts loading the keyframe tracks' objects (`objects`) or, once those are in cache,

@@ -236,6 +236,15 @@ public struct LayerProperties: Sendable, Equatable {
 /// The stored values of `LayerProperties`, with Core Animation's defaults.
 @usableFromInline
 struct LayerPropertyValues: Sendable, Equatable {
+    // First: what every frame reads of every layer (its local time, its class, whether a
+    // transition runs) lies in the block's first cache line, the one the evaluation prefetches.
+    @usableFromInline var timing: TimingParameters = {
+        var t = TimingParameters()
+        t.duration = .infinity
+        return t
+    }()
+    @usableFromInline var content: LayerContentProperties = .plain
+    @usableFromInline var transition: TransitionState?
     @usableFromInline var name: String?
     @usableFromInline var maskedCorners: CACornerMask = .all
     @usableFromInline var cornerCurve: CALayerCornerCurve = .circular
@@ -259,15 +268,7 @@ struct LayerPropertyValues: Sendable, Equatable {
     @usableFromInline var compositingFilter: LayerFilter?
     @usableFromInline var filters: [LayerFilter] = []
     @usableFromInline var backgroundFilters: [LayerFilter] = []
-    @usableFromInline var timing: TimingParameters = {
-        var t = TimingParameters()
-        t.duration = .infinity
-        return t
-    }()
-    @usableFromInline var content: LayerContentProperties = .plain
-    @usableFromInline var transition: TransitionState?
     @usableFromInline var customValues: [String: AnimatableValue] = [:]
-
 
     @usableFromInline init() {}
 }
