@@ -97,12 +97,16 @@ extension CALayer {
         // release their storage, one more object (and cache line) touched per layer per frame.
         withUnsafePointer(to: &animationSteps) { steps in
             guard !steps.pointee.isEmpty else { return properties }
-            var state = properties
+            var state: LayerProperties
             if steps.pointee.writesGeometry, let block = takeReusableGeometry() {
                 // An earlier frame's copy, no longer in any tree: the copy-on-write copy without
-                // the allocation (the animations below then write into it in place).
+                // the allocation (the animations below then write into it in place). Built
+                // around it: copying the model's values first would retain and release the
+                // model's geometry block for nothing.
                 block.values.pointee = properties.geometry.values.pointee
-                state.geometry = block
+                state = LayerProperties(storage: properties.storage, geometry: block)
+            } else {
+                state = properties
             }
             withUnsafePointer(to: &properties) { model in AnimationSteps.apply(steps, parentTime: t, model: model, to: &state) }
             if state.geometry !== properties.geometry { keepReusableGeometry(state.geometry) }

@@ -28,6 +28,12 @@ public struct LayerProperties: Sendable, Equatable {
         geometry = PropertyBlock.make(defaultGeometryBlock.values.pointee)
     }
 
+    /// Values made of these blocks (shared until written, as any copy's).
+    init(storage: PropertyBlock<LayerPropertyValues>, geometry: PropertyBlock<LayerGeometryValues>) {
+        self.storage = storage
+        self.geometry = geometry
+    }
+
     /// Gives this value a block of its own before a write, when the block is shared.
     @inlinable @inline(__always)
     mutating func makeUnique() {
