@@ -6,7 +6,9 @@ import Foundation
 protocol PresentedLayerList {
     var count: Int { get }
     subscript(position: Int) -> PresentedLayer { get set }
-    mutating func append(_ layer: PresentedLayer)
+    /// Takes the layer (consumed: a borrowed one would be copied in, a retain of each of its
+    /// references here and a release at the caller, per layer per frame).
+    mutating func append(_ layer: consuming PresentedLayer)
     mutating func reserveCapacity(_ minimumCapacity: Int)
 }
 
@@ -39,9 +41,9 @@ struct PresentedLayerRegion: PresentedLayerList {
         _modify { yield &storage[position] }
     }
 
-    mutating func append(_ layer: PresentedLayer) {
+    mutating func append(_ layer: consuming PresentedLayer) {
         if count == (spill == nil ? slotCount : spillCapacity) { grow() }
-        (storage + count).initialize(to: layer)
+        (storage + count).initialize(to: consume layer)
         count += 1
     }
 
