@@ -61,8 +61,14 @@ extension RenderBench {
             var parts: [String] = []
             if let v = r.evaluateNanosecondsPerAnimation { parts.append(String(format: "eval %.0f ns/animation", v)) }
             if let v = r.gpuVersusFloor { parts.append(String(format: "gpu %.2f× the floor (goal ≥ 0.80×)", v)) }
-            if let v = r.gpuTimeVersusPlainCards { parts.append(String(format: "gpu %.2f× plain cards' time (goal ≤ 1.30×)", v)) }
-            if let v = r.cpuTimeVersusPlainCards { parts.append(String(format: "cpu %.2f× plain cards' time (goal ≤ 1.30×)", v)) }
+            // Interleaved: both scenes' runs of frames alternated on that backend.
+            func together(_ m: Measurement?) -> String { m?.interleavedWith == nil ? "" : ", interleaved" }
+            if let v = r.gpuTimeVersusPlainCards {
+                parts.append(String(format: "gpu %.2f× plain cards' time (goal ≤ 1.30×%@)", v, together(row.gpu)))
+            }
+            if let v = r.cpuTimeVersusPlainCards {
+                parts.append(String(format: "cpu %.2f× plain cards' time (goal ≤ 1.30×%@)", v, together(row.cpu)))
+            }
             return parts.isEmpty ? nil : "  \(row.scene) at \(row.size): " + parts.joined(separator: ", ")
         }.joined(separator: "\n")
     }

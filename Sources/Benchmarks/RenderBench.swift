@@ -12,7 +12,7 @@ import Export
 import SceneFormat
 
 /// `lamina bench`: built-in (or given) scenes rendered by each backend, one after the other in
-/// the same run, with frames/s, milliseconds per frame by stage, the process's peak memory so
+/// the same run (scenes compared with each other interleaved, `comparisonGroups`), with frames/s, milliseconds per frame by stage, the process's peak memory so
 /// far, how far the two backends' frames agree, and — for the textured scenes — the same quads
 /// drawn by a minimal hand-written GL loop (the floor).
 public enum RenderBench {
@@ -84,6 +84,9 @@ public enum RenderBench {
         public var backend: String
         public var framesPerSecond: Double
         public var evaluateMs: Double, planMs: Double, rasterMs: Double, compositeMs: Double, readbackMs: Double
+        /// The scenes whose runs of frames alternated with this one's on the same backend (nil:
+        /// measured on its own), so their ratio is of one stretch of the machine's time.
+        public var interleavedWith: [String]? = nil
     }
 
     /// What to run.
@@ -122,44 +125,57 @@ public enum RenderBench {
         for (width, height) in options.sizes {
             var scenes = options.scenes ?? BenchScenes.all(width: width, height: height)
             if options.scenes == nil, let only = options.only { scenes = scenes.filter { $0.name.contains(only) } }
-            for scene in scenes {
-                animations[scene.name] = animationCount(scene.root)
-                var row = Row(scene: scene.name, size: "\(width)x\(height)", peakMemoryMB: 0)
-                var frames: [Image] = []
-                var kept = Frames()
-                if let gl {
-                    row.gpu = measure(scene, width: width, height: height, backend: gl, options: options)
-                    row.gpu?.backend = "gpu (\(gl.context.rendererName))"
-                    if let frame = probe(scene, width: width, height: height, backend: gl) {
-                        frames.append(frame)
-                        if options.keepsFrames { kept.gpu = try? PNGCodec.encode(frame, compressionLevel: 9) }
-                    }
-                    row.floorFramesPerSecond = floor(scene, width: width, height: height, seconds: options.seconds)
-                    gl.context.makeCurrent()
+            for group in comparisonGroups(scenes) {
+                let gpuRuns = gl.map { measure(group, width: width, height: height, backend: $0, options: options) }
+                let cpuRuns = cpu.map { measure(group, width: width, height: height, backend: $0, options: options) }
+                for (k, scene) in group.enumerated() {
+                    animations[scene.name] = animationCount(scene.root)
+                    let row = row(scene, width: width, height: height, gl: gl, gpuRun: gpuRuns?[k], cpu: cpu, cpuRun: cpuRuns?[k],
+                                  options: options)
+                    rows.append(row)
+                    options.onRow?(row)
                 }
-                if let cpu {
-                    row.cpu = measure(scene, width: width, height: height, backend: cpu, options: options)
-                    row.cpu?.backend = "cpu (\(cpu.threads) threads)"
-                    if let frame = probe(scene, width: width, height: height, backend: cpu) {
-                        frames.append(frame)
-                        if options.keepsFrames { kept.cpu = try? PNGCodec.encode(frame, compressionLevel: 9) }
-                    }
-                }
-                if frames.count == 2, let difference = ImageComparison.compare(frames[0], frames[1]) {
-                    row.psnr = difference.psnr
-                    row.maxDifference = difference.maxChannelDifference
-                    row.pixelsOverTolerancePercent = 100 * Double(difference.pixelsOverTolerance) / Double(difference.pixelCount)
-                    if options.keepsFrames, let picture = ImageComparison.differenceImage(frames[0], frames[1]) {
-                        kept.difference = try? PNGCodec.encode(picture, compressionLevel: 9)
-                    }
-                }
-                if options.keepsFrames { row.frames = kept }
-                row.peakMemoryMB = Double(ExportSummary.peakResidentMemory()) / 1_048_576
-                rows.append(row)
-                options.onRow?(row)
             }
         }
         return withRatios(rows, animations: animations)
+    }
+
+    /// A scene's row: its measurements, each backend's frame at t = 0.5 s and how they agree, the
+    /// floor's frames/s, the peak memory so far.
+    static func row(_ scene: BenchScenes.Scene, width: Int, height: Int, gl: GLRenderer?, gpuRun: Measurement?,
+                    cpu: CPURenderer?, cpuRun: Measurement?, options: Options) -> Row {
+        var row = Row(scene: scene.name, size: "\(width)x\(height)", peakMemoryMB: 0)
+        var frames: [Image] = []
+        var kept = Frames()
+        if let gl {
+            row.gpu = gpuRun
+            row.gpu?.backend = "gpu (\(gl.context.rendererName))"
+            if let frame = probe(scene, width: width, height: height, backend: gl) {
+                frames.append(frame)
+                if options.keepsFrames { kept.gpu = try? PNGCodec.encode(frame, compressionLevel: 9) }
+            }
+            row.floorFramesPerSecond = floor(scene, width: width, height: height, seconds: options.seconds)
+            gl.context.makeCurrent()
+        }
+        if let cpu {
+            row.cpu = cpuRun
+            row.cpu?.backend = "cpu (\(cpu.threads) threads)"
+            if let frame = probe(scene, width: width, height: height, backend: cpu) {
+                frames.append(frame)
+                if options.keepsFrames { kept.cpu = try? PNGCodec.encode(frame, compressionLevel: 9) }
+            }
+        }
+        if frames.count == 2, let difference = ImageComparison.compare(frames[0], frames[1]) {
+            row.psnr = difference.psnr
+            row.maxDifference = difference.maxChannelDifference
+            row.pixelsOverTolerancePercent = 100 * Double(difference.pixelsOverTolerance) / Double(difference.pixelCount)
+            if options.keepsFrames, let picture = ImageComparison.differenceImage(frames[0], frames[1]) {
+                kept.difference = try? PNGCodec.encode(picture, compressionLevel: 9)
+            }
+        }
+        if options.keepsFrames { row.frames = kept }
+        row.peakMemoryMB = Double(ExportSummary.peakResidentMemory()) / 1_048_576
+        return row
     }
 
     /// The frame at t = 0.5 s, with a cache of its own, for comparing the backends.
@@ -205,37 +221,33 @@ public enum RenderBench {
         }
     }
 
-    /// Frames/s and per-stage times of `backend` drawing `scene` for at least `options.seconds` (and 5 frames).
-    static func measure(_ scene: BenchScenes.Scene, width: Int, height: Int, backend: any RenderBackend,
-                        options: Options) -> Measurement {
-        let seconds = options.seconds
-        // A renderer (and content cache) per backend run, so each run pays its own first rasterization.
-        let timeline = Timeline(scene, width: width, height: height)
-        let renderer = FrameRenderer(width: width, height: height, scale: timeline.scale, backend: backend)
-        // Warm up: uploads textures, sizes the pass targets and keeps rasters of what does not
-        // change (a shape asked for a second time is rasterized and kept: `rasterizeIfRepeated`).
-        for _ in 0..<2 { _ = renderer.render(scene.root, at: timeline.time(ofFrame: 0)) }
-        // Runs of frames through the export's frame loop (each run's next frame planned while one
-        // draws), without its budget check, which the single frames above skip too.
-        renderer.budget = nil
-        renderer.plansAhead = options.plansAhead
-        if let threshold = options.planningAheadThreshold { renderer.planningAheadThreshold = threshold }
-        let stopwatch = Stopwatch(), sink = CountingSink()
-        let start = Stopwatch.now()
-        while Stopwatch.now() - start < seconds || sink.count < 5 {
-            // Past frame 0 (the warm-up): the static scene has nothing new to rasterize.
-            let run = timeline.run(from: sink.count + 1, count: 32)
-            let before = sink.count
-            try? renderer.render(scene.root, frames: run, clock: timeline.clock, into: sink, stopwatch: stopwatch)
-            if sink.count < before + run.count { break }
+    /// The scenes in the order given, grouped with those they are compared with: "N plain cards"
+    /// with "N rounded + borders" (at the plain cards' place) when both are there, to be
+    /// measured interleaved; every other scene alone.
+    static func comparisonGroups(_ scenes: [BenchScenes.Scene]) -> [[BenchScenes.Scene]] {
+        func rounded(_ plain: BenchScenes.Scene) -> BenchScenes.Scene? {
+            guard plain.name.hasSuffix(" plain cards") else { return nil }
+            let name = plain.name.replacingOccurrences(of: " plain cards", with: " rounded + borders")
+            return scenes.first { $0.name == name }
         }
-        let frames = sink.count
-        let total = Stopwatch.now() - start
-        let times = stopwatch.times
-        let ms = { (seconds: Double) in seconds / Double(frames) * 1000 }
-        return Measurement(backend: backend.name, framesPerSecond: Double(frames) / total, evaluateMs: ms(times.evaluate),
-                           planMs: ms(times.plan), rasterMs: ms(times.raster), compositeMs: ms(times.composite),
-                           readbackMs: ms(times.readback))
+        let paired = Set(scenes.compactMap { rounded($0)?.name })
+        return scenes.compactMap { scene in
+            if paired.contains(scene.name) { return nil }
+            return [scene] + (rounded(scene).map { [$0] } ?? [])
+        }
+    }
+
+    /// Frames/s and per-stage times of `backend` drawing each of `scenes` for at least
+    /// `options.seconds` (and 5 frames) of its own, the scenes' runs of frames alternating.
+    static func measure(_ scenes: [BenchScenes.Scene], width: Int, height: Int, backend: any RenderBackend,
+                        options: Options) -> [Measurement] {
+        let timers = scenes.map { SceneTimer($0, width: width, height: height, backend: backend, options: options) }
+        while timers.contains(where: { !$0.isDone(after: options.seconds) }) {
+            for timer in timers where !timer.isDone(after: options.seconds) { timer.drawRun() }
+        }
+        return timers.map { timer in
+            timer.measurement(backend: backend.name, interleavedWith: scenes.map(\.name).filter { $0 != timer.scene.name })
+        }
     }
 
     /// Frames/s of the hand-written GL loop drawing the scene's quads (nil: no floor for it).
@@ -306,12 +318,4 @@ public enum RenderBench {
         if !ratios.isEmpty { out += "\nratios (this run):\n" + ratios }
         return out
     }
-}
-
-/// Counts the frames it is given and keeps none (the benchmarks' frame loop).
-private final class CountingSink: FrameSink {
-    private(set) var count = 0
-    func consume(_ index: Int, _ image: Image) throws(ExportError) { count += 1 }
-    func finish() throws(ExportError) {}
-    func cancel() {}
 }

@@ -68,4 +68,33 @@ final class RenderBenchTests: XCTestCase {
         XCTAssertGreaterThan(cpu.compositeMs, 0)
         XCTAssertEqual(cpu.rasterMs, 0, "the static scene rasterizes only in the warm-up frame")
     }
+
+    /// Rounded cards and the plain cards they are compared with are timed with their runs of
+    /// frames alternating on each backend, so host drift falls on both alike; other scenes alone.
+    func testRoundedCardsAreTimedInterleavedWithPlainCards() throws {
+        var options = RenderBench.Options()
+        options.sizes = [(64, 36)]
+        options.seconds = 0
+        options.backends = [.cpu]
+        options.only = "100 "
+        let rows = try RenderBench.run(options)
+        let expected = BenchScenes.all(width: 64, height: 36).map(\.name).filter { $0.contains("100 ") }
+        XCTAssertEqual(rows.map(\.scene), expected)
+        let plain = try XCTUnwrap(rows.first { $0.scene == "100 plain cards" })
+        let rounded = try XCTUnwrap(rows.first { $0.scene == "100 rounded + borders" })
+        XCTAssertEqual(plain.cpu?.interleavedWith, ["100 rounded + borders"])
+        XCTAssertEqual(rounded.cpu?.interleavedWith, ["100 plain cards"])
+        XCTAssertGreaterThan(try XCTUnwrap(rounded.cpu?.framesPerSecond), 0)
+        XCTAssertNotNil(rounded.ratios?.cpuTimeVersusPlainCards)
+        XCTAssertNil(rows.first { $0.scene == "100 textured, opaque" }?.cpu?.interleavedWith)
+        XCTAssertTrue(RenderBench.table(rows).contains("goal ≤ 1.30×, interleaved"))
+
+        // A rounded scene listed before its plain twin joins it (measured once, at its place).
+        let scenes = BenchScenes.all(width: 64, height: 36)
+        let named = { (name: String) in scenes.first { $0.name == name }! }
+        let groups = RenderBench.comparisonGroups([named("100 rounded + borders"), named("10 textured, opaque"),
+                                                   named("100 plain cards")])
+        XCTAssertEqual(groups.map { $0.map(\.name) },
+                       [["10 textured, opaque"], ["100 plain cards", "100 rounded + borders"]])
+    }
 }
