@@ -41,6 +41,9 @@ struct PresentedLayerRegion: PresentedLayerList {
         _modify { yield &storage[position] }
     }
 
+    // Inlined so the caller builds the layer in its slot: called, it built the 400-byte value on
+    // its stack and the call copied it in (a memcpy per layer per frame).
+    @inline(__always)
     mutating func append(_ layer: consuming PresentedLayer) {
         if count == (spill == nil ? slotCount : spillCapacity) { grow() }
         (storage + count).initialize(to: consume layer)
