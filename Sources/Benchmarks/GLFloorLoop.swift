@@ -1,6 +1,8 @@
 import Foundation
 import CEGL
 import GLRenderer
+import Presentation
+import Rendering
 
 /// The floor `lamina bench` compares against: a minimal hand-written GL loop (`Shaders/floor.glsl`) that draws N
 /// textured, alpha-blended quads with a perspective matrix each and reads the frame back —
@@ -68,5 +70,46 @@ final class GLFloorLoop {
         pixels.withUnsafeMutableBytes {
             glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), $0.baseAddress)
         }
+    }
+}
+
+/// The floor of a scene drawing its first `floorLayers` sublayers' quads, timed in runs that
+/// alternate with the scene's own on the GL backend.
+final class FloorTimer: RunTimer {
+    private let loop: GLFloorLoop
+    /// 30 frames of the same quads: matrices taken from the presentation (outside the timed runs).
+    private let matrixFrames: [[[GLfloat]]]
+    /// The context the runs leave current: the GL backend's, which the scene's runs draw with.
+    private let restoring: GLContext
+    private(set) var elapsed: Double = 0
+    private(set) var frames = 0
+
+    /// nil where the scene has no floor or no context can be made for it.
+    init?(_ scene: BenchScenes.Scene, width: Int, height: Int, restoring: GLContext) {
+        guard let count = scene.floorLayers, let loop = try? GLFloorLoop(width: width, height: height) else { return nil }
+        self.loop = loop
+        self.restoring = restoring
+        matrixFrames = (0..<30).map { i in
+            RenderBench.floorMatrices(PresentationTree.evaluate(scene.root, at: RenderBench.clock.time(ofFrame: i)),
+                                      count: count, width, height)
+        }
+        loop.frame(matrixFrames[0])
+        restoring.makeCurrent()
+    }
+
+    var framesPerSecond: Double { elapsed > 0 ? Double(frames) / elapsed : 0 }
+
+    func isDone(after seconds: Double) -> Bool { elapsed >= seconds && frames >= 5 }
+
+    /// Draws a run of frames (`RenderBench.runLength`), then makes the GL backend's context current again.
+    func drawRun() {
+        let count = RenderBench.runLength(frames: frames, elapsed: elapsed)
+        let start = Stopwatch.now()
+        for _ in 0..<count {
+            loop.frame(matrixFrames[frames % matrixFrames.count])
+            frames += 1
+        }
+        elapsed += Stopwatch.now() - start
+        restoring.makeCurrent()
     }
 }

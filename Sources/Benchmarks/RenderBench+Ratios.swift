@@ -60,14 +60,19 @@ extension RenderBench {
             guard let r = row.ratios else { return nil }
             var parts: [String] = []
             if let v = r.evaluateNanosecondsPerAnimation { parts.append(String(format: "eval %.0f ns/animation", v)) }
-            if let v = r.gpuVersusFloor { parts.append(String(format: "gpu %.2f× the floor (goal ≥ 0.80×)", v)) }
-            // Interleaved: both scenes' runs of frames alternated on that backend.
-            func together(_ m: Measurement?) -> String { m?.interleavedWith == nil ? "" : ", interleaved" }
+            // Interleaved: the compared runs of frames alternated on that backend.
+            func together(_ m: Measurement?, _ other: String) -> String {
+                m?.interleavedWith?.contains(other) == true ? ", interleaved" : ""
+            }
+            if let v = r.gpuVersusFloor {
+                parts.append(String(format: "gpu %.2f× the floor (goal ≥ 0.80×%@)", v, together(row.gpu, floorName)))
+            }
+            let plainCards = row.scene.replacingOccurrences(of: " rounded + borders", with: " plain cards")
             if let v = r.gpuTimeVersusPlainCards {
-                parts.append(String(format: "gpu %.2f× plain cards' time (goal ≤ 1.30×%@)", v, together(row.gpu)))
+                parts.append(String(format: "gpu %.2f× plain cards' time (goal ≤ 1.30×%@)", v, together(row.gpu, plainCards)))
             }
             if let v = r.cpuTimeVersusPlainCards {
-                parts.append(String(format: "cpu %.2f× plain cards' time (goal ≤ 1.30×%@)", v, together(row.cpu)))
+                parts.append(String(format: "cpu %.2f× plain cards' time (goal ≤ 1.30×%@)", v, together(row.cpu, plainCards)))
             }
             return parts.isEmpty ? nil : "  \(row.scene) at \(row.size): " + parts.joined(separator: ", ")
         }.joined(separator: "\n")

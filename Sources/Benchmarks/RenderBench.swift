@@ -127,7 +127,7 @@ public enum RenderBench {
             if options.scenes == nil, let only = options.only { scenes = scenes.filter { $0.name.contains(only) } }
             for group in comparisonGroups(scenes) {
                 let gpuRuns = gl.map { measure(group, width: width, height: height, backend: $0, options: options) }
-                let cpuRuns = cpu.map { measure(group, width: width, height: height, backend: $0, options: options) }
+                let cpuRuns = cpu.map { measure(group, width: width, height: height, backend: $0, options: options).map(\.0) }
                 for (k, scene) in group.enumerated() {
                     animations[scene.name] = animationCount(scene.root)
                     let row = row(scene, width: width, height: height, gl: gl, gpuRun: gpuRuns?[k], cpu: cpu, cpuRun: cpuRuns?[k],
@@ -142,20 +142,19 @@ public enum RenderBench {
 
     /// A scene's row: its measurements, each backend's frame at t = 0.5 s and how they agree, the
     /// floor's frames/s, the peak memory so far.
-    static func row(_ scene: BenchScenes.Scene, width: Int, height: Int, gl: GLRenderer?, gpuRun: Measurement?,
+    static func row(_ scene: BenchScenes.Scene, width: Int, height: Int, gl: GLRenderer?, gpuRun: (Measurement, floor: Double?)?,
                     cpu: CPURenderer?, cpuRun: Measurement?, options: Options) -> Row {
         var row = Row(scene: scene.name, size: "\(width)x\(height)", peakMemoryMB: 0)
         var frames: [Image] = []
         var kept = Frames()
         if let gl {
-            row.gpu = gpuRun
+            row.gpu = gpuRun?.0
+            row.floorFramesPerSecond = gpuRun?.floor
             row.gpu?.backend = "gpu (\(gl.context.rendererName))"
             if let frame = probe(scene, width: width, height: height, backend: gl) {
                 frames.append(frame)
                 if options.keepsFrames { kept.gpu = try? PNGCodec.encode(frame, compressionLevel: 9) }
             }
-            row.floorFramesPerSecond = floor(scene, width: width, height: height, seconds: options.seconds)
-            gl.context.makeCurrent()
         }
         if let cpu {
             row.cpu = cpuRun
@@ -238,34 +237,26 @@ public enum RenderBench {
     }
 
     /// Frames/s and per-stage times of `backend` drawing each of `scenes` for at least
-    /// `options.seconds` (and 5 frames) of its own, the scenes' runs of frames alternating.
+    /// `options.seconds` (and 5 frames) of its own, and on the GL backend the floor's frames/s
+    /// of each scene that has one; the runs of frames of all of them alternating.
     static func measure(_ scenes: [BenchScenes.Scene], width: Int, height: Int, backend: any RenderBackend,
-                        options: Options) -> [Measurement] {
+                        options: Options) -> [(Measurement, floor: Double?)] {
         let timers = scenes.map { SceneTimer($0, width: width, height: height, backend: backend, options: options) }
-        while timers.contains(where: { !$0.isDone(after: options.seconds) }) {
-            for timer in timers where !timer.isDone(after: options.seconds) { timer.drawRun() }
+        let floors = scenes.map { scene in
+            (backend as? GLRenderer).flatMap { FloorTimer(scene, width: width, height: height, restoring: $0.context) }
         }
-        return timers.map { timer in
-            timer.measurement(backend: backend.name, interleavedWith: scenes.map(\.name).filter { $0 != timer.scene.name })
+        let all: [any RunTimer] = timers + floors.compactMap { $0 }
+        while all.contains(where: { !$0.isDone(after: options.seconds) }) {
+            for timer in all where !timer.isDone(after: options.seconds) { timer.drawRun() }
+        }
+        return zip(timers, floors).map { timer, floor in
+            let others = scenes.map(\.name).filter { $0 != timer.scene.name } + (floor == nil ? [] : [Self.floorName])
+            return (timer.measurement(backend: backend.name, interleavedWith: others), floor?.framesPerSecond)
         }
     }
 
-    /// Frames/s of the hand-written GL loop drawing the scene's quads (nil: no floor for it).
-    static func floor(_ scene: BenchScenes.Scene, width: Int, height: Int, seconds: Double) -> Double? {
-        guard let count = scene.floorLayers, let floor = try? GLFloorLoop(width: width, height: height) else { return nil }
-        // The same quads: matrices taken from the presentation (outside the timed loop).
-        let matrixFrames = (0..<30).map { i in
-            floorMatrices(PresentationTree.evaluate(scene.root, at: clock.time(ofFrame: i)), count: count, width, height)
-        }
-        floor.frame(matrixFrames[0])
-        var frames = 0
-        let start = Stopwatch.now()
-        while Stopwatch.now() - start < seconds || frames < 5 {
-            floor.frame(matrixFrames[frames % matrixFrames.count])
-            frames += 1
-        }
-        return Double(frames) / (Stopwatch.now() - start)
-    }
+    /// What `Measurement.interleavedWith` calls the scene's GL floor.
+    static let floorName = "floor"
 
     /// Clip-space matrices (column-major, as GL reads them) of the first `count` sublayers' quads.
     static func floorMatrices(_ tree: PresentationTree, count: Int, _ width: Int, _ height: Int) -> [[Float]] {

@@ -3,17 +3,38 @@ import Layers
 import Rendering
 import Export
 
-/// One backend drawing one bench scene, timed a run of frames at a time, so that the runs of
-/// scenes compared with each other can alternate (`RenderBench.measure(_:width:height:backend:options:)`):
-/// a shared machine's speed drifts by a third within seconds here, and scenes measured one after
-/// the other took that drift into their ratio.
-final class SceneTimer {
+/// Something the bench times a run of frames at a time, so that the runs of what is compared
+/// can alternate (`RenderBench.measure(_:width:height:backend:options:)`): a shared machine's
+/// speed drifts by a third within seconds here, and figures measured one after the other took
+/// that drift into their ratio.
+protocol RunTimer: AnyObject {
+    /// Seconds spent drawing runs, summed.
+    var elapsed: Double { get }
+    /// Whether it has been timed for `seconds` and at least 5 frames (or can go no further).
+    func isDone(after seconds: Double) -> Bool
+    /// Draws the next run of frames.
+    func drawRun()
+}
+
+extension RenderBench {
+    /// About how long one run of frames lasts.
+    static let runSeconds = 0.2
+
+    /// How many frames the next run draws, after `frames` frames in `elapsed` seconds: 32 until
+    /// the speed is known, then about `runSeconds` worth (1…32).
+    static func runLength(frames: Int, elapsed: Double) -> Int {
+        guard frames > 0, elapsed > 0 else { return 32 }
+        return min(32, max(1, Int(runSeconds * Double(frames) / elapsed)))
+    }
+}
+
+/// One backend drawing one bench scene.
+final class SceneTimer: RunTimer {
     let scene: BenchScenes.Scene
     private let timeline: RenderBench.Timeline
     private let renderer: FrameRenderer
     private let stopwatch = Stopwatch()
     private let sink = CountingSink()
-    /// Seconds spent in `drawRun`, summed.
     private(set) var elapsed: Double = 0
     /// A run drew fewer frames than asked (a render failed): nothing more to time.
     private var stalled = false
@@ -33,13 +54,14 @@ final class SceneTimer {
         if let threshold = options.planningAheadThreshold { renderer.planningAheadThreshold = threshold }
     }
 
-    /// Whether the scene has been timed for `seconds` and at least 5 frames (or can go no further).
     func isDone(after seconds: Double) -> Bool { stalled || (elapsed >= seconds && sink.count >= 5) }
 
-    /// Draws the next run of up to 32 frames.
+    /// Draws the next run of frames: up to 32, about `RenderBench.runSeconds` long once the
+    /// scene's speed is known (so the runs of a slow scene still alternate).
     func drawRun() {
+        let count = RenderBench.runLength(frames: sink.count, elapsed: elapsed)
         // Past frame 0 (the warm-up): the static scene has nothing new to rasterize.
-        let run = timeline.run(from: sink.count + 1, count: 32)
+        let run = timeline.run(from: sink.count + 1, count: count)
         let before = sink.count
         let start = Stopwatch.now()
         try? renderer.render(scene.root, frames: run, clock: timeline.clock, into: sink, stopwatch: stopwatch)

@@ -13,8 +13,9 @@ enum BenchCommand {
     (evaluate + plan, raster contents, composite, read back), the process's peak memory so far,
     and how far the two backends' frames agree (PSNR, largest channel difference, share of pixels
     over 2/255). For the textured scenes the same quads drawn by a minimal hand-written GL loop
-    (the floor) are timed too. Plain and rounded cards, whose ratio is a goal, are timed with
-    their runs of frames alternating on each backend (so the machine's drift falls on both).
+    (the floor) are timed too. What a goal compares is timed with its runs of frames
+    alternating (so the machine's drift falls on both): plain and rounded cards on each backend,
+    each textured scene and its floor.
     Default sizes: 1280x720 and 1920x1080; --seconds per scene and backend (default 1.5);
     --only keeps the built-in scenes whose name contains TEXT; --threads sets the CPU backend's
     thread count (default: one per core). Frames are drawn as an export draws them, each planned

@@ -97,4 +97,30 @@ final class RenderBenchTests: XCTestCase {
         XCTAssertEqual(groups.map { $0.map(\.name) },
                        [["10 textured, opaque"], ["100 plain cards", "100 rounded + borders"]])
     }
+
+    /// On the GL backend a textured scene's floor is timed in runs alternating with the scene's
+    /// (the measurement names it), and the row's floor figure comes from those runs.
+    func testTheFloorIsTimedInterleavedWithItsScene() throws {
+        _ = try TestBackends.gpu()
+        var options = RenderBench.Options()
+        options.sizes = [(64, 36)]
+        options.seconds = 0
+        options.backends = [.gpu]
+        options.only = "10 textured, opaque"
+        let rows = try RenderBench.run(options)
+        let row = try XCTUnwrap(rows.first)
+        XCTAssertEqual(row.gpu?.interleavedWith, [RenderBench.floorName])
+        XCTAssertGreaterThan(try XCTUnwrap(row.floorFramesPerSecond), 0)
+        XCTAssertNotNil(row.ratios?.gpuVersusFloor)
+        XCTAssertTrue(RenderBench.table(rows).contains("the floor (goal ≥ 0.80×, interleaved)"))
+    }
+
+    /// A run lasts about `runSeconds` once the speed is known: 32 frames at first and at most,
+    /// one at least.
+    func testRunsLastAboutAFifthOfASecond() {
+        XCTAssertEqual(RenderBench.runLength(frames: 0, elapsed: 0), 32)
+        XCTAssertEqual(RenderBench.runLength(frames: 32, elapsed: 0.01), 32, "fast: capped")
+        XCTAssertEqual(RenderBench.runLength(frames: 32, elapsed: 6.4), 1, "5 frames/s: one a run")
+        XCTAssertEqual(RenderBench.runLength(frames: 30, elapsed: 1), 6, "30 frames/s: 6 a run")
+    }
 }
