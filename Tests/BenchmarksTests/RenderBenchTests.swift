@@ -55,12 +55,7 @@ final class RenderBenchTests: XCTestCase {
     /// A CPU-only run of one tiny built-in scene: a row per scene and size with the CPU's
     /// figures and none of the GPU's.
     func testACPURunMeasuresEveryStage() throws {
-        var options = RenderBench.Options()
-        options.sizes = [(64, 36)]
-        options.seconds = 0
-        options.backends = [.cpu]
-        options.only = "content, static"
-        let rows = try RenderBench.run(options)
+        let rows = try RenderBench.run(.tiny(only: "content, static", on: .cpu))
         XCTAssertEqual(rows.map(\.scene), ["content, static"])
         let cpu = try XCTUnwrap(rows.first?.cpu)
         XCTAssertNil(rows.first?.gpu)
@@ -72,12 +67,7 @@ final class RenderBenchTests: XCTestCase {
     /// Rounded cards and the plain cards they are compared with are timed with their runs of
     /// frames alternating on each backend, so host drift falls on both alike; other scenes alone.
     func testRoundedCardsAreTimedInterleavedWithPlainCards() throws {
-        var options = RenderBench.Options()
-        options.sizes = [(64, 36)]
-        options.seconds = 0
-        options.backends = [.cpu]
-        options.only = "100 "
-        let rows = try RenderBench.run(options)
+        let rows = try RenderBench.run(.tiny(only: "100 ", on: .cpu))
         let expected = BenchScenes.all(width: 64, height: 36).map(\.name).filter { $0.contains("100 ") }
         XCTAssertEqual(rows.map(\.scene), expected)
         let plain = try XCTUnwrap(rows.first { $0.scene == "100 plain cards" })
@@ -102,12 +92,7 @@ final class RenderBenchTests: XCTestCase {
     /// (the measurement names it), and the row's floor figure comes from those runs.
     func testTheFloorIsTimedInterleavedWithItsScene() throws {
         _ = try TestBackends.gpu()
-        var options = RenderBench.Options()
-        options.sizes = [(64, 36)]
-        options.seconds = 0
-        options.backends = [.gpu]
-        options.only = "10 textured, opaque"
-        let rows = try RenderBench.run(options)
+        let rows = try RenderBench.run(.tiny(only: "10 textured, opaque", on: .gpu))
         let row = try XCTUnwrap(rows.first)
         XCTAssertEqual(row.gpu?.interleavedWith, [RenderBench.floorName])
         XCTAssertGreaterThan(try XCTUnwrap(row.floorFramesPerSecond), 0)
@@ -122,5 +107,17 @@ final class RenderBenchTests: XCTestCase {
         XCTAssertEqual(RenderBench.runLength(frames: 32, elapsed: 0.01), 32, "fast: capped")
         XCTAssertEqual(RenderBench.runLength(frames: 32, elapsed: 6.4), 1, "5 frames/s: one a run")
         XCTAssertEqual(RenderBench.runLength(frames: 30, elapsed: 1), 6, "30 frames/s: 6 a run")
+    }
+}
+
+extension RenderBench.Options {
+    /// One backend, the built-in scenes whose name contains `only`, at 64×36 for 5 frames each.
+    static func tiny(only: String, on backend: BackendKind) -> Self {
+        var options = Self()
+        options.sizes = [(64, 36)]
+        options.seconds = 0
+        options.backends = [backend]
+        options.only = only
+        return options
     }
 }
