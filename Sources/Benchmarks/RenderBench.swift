@@ -12,9 +12,10 @@ import Export
 import SceneFormat
 
 /// `lamina bench`: built-in (or given) scenes rendered by each backend, one after the other in
-/// the same run (scenes compared with each other interleaved, `comparisonGroups`), with frames/s, milliseconds per frame by stage, the process's peak memory so
-/// far, how far the two backends' frames agree, and — for the textured scenes — the same quads
-/// drawn by a minimal hand-written GL loop (the floor).
+/// the same run (scenes compared with each other interleaved: `comparisonGroups`), with frames/s,
+/// milliseconds per frame by stage, the process's peak memory so far, how far the two backends'
+/// frames agree, and — for the textured scenes — the same quads drawn by a minimal hand-written
+/// GL loop (the floor).
 public enum RenderBench {
     /// One scene at one size.
     public struct Row: Codable {
@@ -127,7 +128,7 @@ public enum RenderBench {
             if options.scenes == nil, let only = options.only { scenes = scenes.filter { $0.name.contains(only) } }
             for group in comparisonGroups(scenes) {
                 let gpuRuns = gl.map { measure(group, width: width, height: height, backend: $0, options: options) }
-                let cpuRuns = cpu.map { measure(group, width: width, height: height, backend: $0, options: options).map(\.0) }
+                let cpuRuns = cpu.map { measure(group, width: width, height: height, backend: $0, options: options) }
                 for (k, scene) in group.enumerated() {
                     animations[scene.name] = animationCount(scene.root)
                     let row = row(scene, width: width, height: height, gl: gl, gpuRun: gpuRuns?[k], cpu: cpu, cpuRun: cpuRuns?[k],
@@ -142,14 +143,14 @@ public enum RenderBench {
 
     /// A scene's row: its measurements, each backend's frame at t = 0.5 s and how they agree, the
     /// floor's frames/s, the peak memory so far.
-    static func row(_ scene: BenchScenes.Scene, width: Int, height: Int, gl: GLRenderer?, gpuRun: (Measurement, floor: Double?)?,
-                    cpu: CPURenderer?, cpuRun: Measurement?, options: Options) -> Row {
+    static func row(_ scene: BenchScenes.Scene, width: Int, height: Int, gl: GLRenderer?, gpuRun: SceneRun?,
+                    cpu: CPURenderer?, cpuRun: SceneRun?, options: Options) -> Row {
         var row = Row(scene: scene.name, size: "\(width)x\(height)", peakMemoryMB: 0)
         var frames: [Image] = []
         var kept = Frames()
         if let gl {
-            row.gpu = gpuRun?.0
-            row.floorFramesPerSecond = gpuRun?.floor
+            row.gpu = gpuRun?.measurement
+            row.floorFramesPerSecond = gpuRun?.floorFramesPerSecond
             row.gpu?.backend = "gpu (\(gl.context.rendererName))"
             if let frame = probe(scene, width: width, height: height, backend: gl) {
                 frames.append(frame)
@@ -157,7 +158,7 @@ public enum RenderBench {
             }
         }
         if let cpu {
-            row.cpu = cpuRun
+            row.cpu = cpuRun?.measurement
             row.cpu?.backend = "cpu (\(cpu.threads) threads)"
             if let frame = probe(scene, width: width, height: height, backend: cpu) {
                 frames.append(frame)
@@ -236,11 +237,17 @@ public enum RenderBench {
         }
     }
 
+    /// One backend's figures for a scene, and on the GL backend its floor's frames/s (nil: no floor).
+    struct SceneRun {
+        var measurement: Measurement
+        var floorFramesPerSecond: Double?
+    }
+
     /// Frames/s and per-stage times of `backend` drawing each of `scenes` for at least
     /// `options.seconds` (and 5 frames) of its own, and on the GL backend the floor's frames/s
     /// of each scene that has one; the runs of frames of all of them alternating.
     static func measure(_ scenes: [BenchScenes.Scene], width: Int, height: Int, backend: any RenderBackend,
-                        options: Options) -> [(Measurement, floor: Double?)] {
+                        options: Options) -> [SceneRun] {
         let timers = scenes.map { SceneTimer($0, width: width, height: height, backend: backend, options: options) }
         let floors = scenes.map { scene in
             (backend as? GLRenderer).flatMap { FloorTimer(scene, width: width, height: height, restoring: $0.context) }
@@ -251,7 +258,8 @@ public enum RenderBench {
         }
         return zip(timers, floors).map { timer, floor in
             let others = scenes.map(\.name).filter { $0 != timer.scene.name } + (floor == nil ? [] : [Self.floorName])
-            return (timer.measurement(backend: backend.name, interleavedWith: others), floor?.framesPerSecond)
+            return SceneRun(measurement: timer.measurement(backend: backend.name, interleavedWith: others),
+                            floorFramesPerSecond: floor?.framesPerSecond)
         }
     }
 
