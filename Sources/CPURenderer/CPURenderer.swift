@@ -46,6 +46,11 @@ public final class CPURenderer: RenderBackend {
     var usesFastPaths = true { didSet { reuse.reset() } }
     /// Whether masked textures are drawn only where their mask holds anything (tests turn it off).
     var narrowsToMasks = true { didSet { reuse.reset() } }
+    /// Whether pixels a later item's opaque texels replace are left undrawn (`HiddenColumns`;
+    /// tests turn it off to compare).
+    var hidesCoveredTexels = true { didSet { reuse.reset() } }
+    /// The pixels the last frame left undrawn because later items hide them.
+    let hiddenPixels = HiddenPixelTally()
     /// Whether passes drawn the same as last frame keep their pixels (tests turn it off to compare).
     var reusesPasses = true { didSet { reuse.reset() } }
     /// Which passes keep last frame's pixels.
@@ -75,12 +80,16 @@ public final class CPURenderer: RenderBackend {
     /// (Lottie frames at 512² and 1080²: +17 % frames/s over the 0.2 ms default).
     public var planningAheadThreshold: Double { 0 }
 
-    /// Finds the row extents of the plan's in-memory images (shape and text rasters made for
-    /// it), kept with each image: the scan of a new raster's pixels runs on the planning thread.
+    /// Finds the row extents and opaque runs of the plan's in-memory images (shape and text
+    /// rasters made for it), kept with each image: the scans of a new raster's pixels run on the
+    /// planning thread.
     public func prepare(_ plan: RenderPlan) {
         for pass in plan.passes {
             for item in pass.items {
-                if case .image(let image, _, _, _) = item.paint, image.pixels != nil { _ = image.rowExtents }
+                if case .image(let image, _, _, _) = item.paint, image.pixels != nil {
+                    _ = image.rowExtents
+                    if hidesCoveredTexels, image.width * image.height >= HiddenColumns.Roles.minimumArea { _ = image.opaqueRuns }
+                }
             }
         }
     }
@@ -94,6 +103,7 @@ public final class CPURenderer: RenderBackend {
         let frameContinues = plan.framePass.startsFrom != nil
         reuse.begin(plan, images: images, enabled: reusesPasses)
         defer { reuse.end(passCount: plan.passes.count) }
+        hiddenPixels.reset()
         let direct = drawsCopiedPassesDirectly && !frameContinues ? DirectPass(plan) : nil
         var leading: RenderPass?
         for (index, pass) in plan.passes.enumerated() {
@@ -240,6 +250,13 @@ public final class CPURenderer: RenderBackend {
         var rasterizer = PassRasterizer(target: pixels, owner: owner, width: width, written: extents)
         rasterizer.fastPaths = usesFastPaths
         rasterizer.narrowsToMasks = narrowsToMasks
+        // Where no opaque item owns pixels, the inside of later shapes does what ownership would.
+        if hidesCoveredTexels, owner == nil, usesFastPaths {
+            rasterizer.hidingRoles = prepared.withUnsafeBufferPointer {
+                HiddenColumns.Roles($0, drawn: translucent, rasterizer: rasterizer)
+            }
+        }
+        rasterizer.hiddenTally = hiddenPixels
         drawSerial &+= 1
         rasterizer.drawSerial = drawSerial
         Self.forEachBand(bands, height: height, threads: threads) { rows in
@@ -354,7 +371,7 @@ public final class CPURenderer: RenderBackend {
             contents[key]?.lastUse = frameNumber
             return entry.texture
         }
-        let texture = images.pixels(for: image).map { Texture($0, knownRowExtents: image.rowExtents) }
+        let texture = images.pixels(for: image).map { Texture($0, knownRowExtents: image.rowExtents, opaqueRuns: image.opaqueRunsIfFound) }
         contents[key] = (image, texture, frameNumber)
         contentsBytes += Self.bytes(of: image)
         return texture

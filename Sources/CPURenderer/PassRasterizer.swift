@@ -22,16 +22,33 @@ struct PassRasterizer {
     /// Names this draw of the items among the renderer's draws (with an item's order: one item's
     /// draw, whichever band draws it).
     var drawSerial = 0
+    /// Which items hide what others draw (`HiddenColumns`; only where `owner` is nil), found
+    /// once for the pass's bands.
+    var hidingRoles: HiddenColumns.Roles?
+    /// While one item is drawn: the columns of its rows that later items hide.
+    var hidden: HiddenColumns.Slot?
+    /// Counts the pixels skipped for `hidden`.
+    var hiddenTally: HiddenPixelTally?
 
     func draw(_ items: [PreparedItem], opaque: [Int], translucent: [Int], rows: Range<Int>) {
         for i in opaque.reversed() {
             draw(items[i], rows: rows, claiming: true)
             markWritten(items[i], rows: rows)
         }
+        let hiddenColumns = hidingRoles.flatMap { roles in
+            items.withUnsafeBufferPointer { HiddenColumns(roles, items: $0, drawn: translucent, rows: rows) }
+        }
+        defer { hiddenColumns?.release() }
         for i in translucent {
             let item = items[i]
             if !item.isOpaque {
-                draw(item, rows: rows, claiming: false)
+                if let slot = hiddenColumns?.slot(for: i) {
+                    var around = self
+                    around.hidden = slot
+                    around.draw(item, rows: rows, claiming: false)
+                } else {
+                    draw(item, rows: rows, claiming: false)
+                }
                 markWritten(item, rows: rows)
             }
             // Within the body's rectangle, which it marked written.
@@ -233,5 +250,36 @@ struct BlendCompositor: PixelCompositor {
     func write(_ color: SIMD4<Float>, coverage: Float, to p: UnsafeMutablePointer<UInt8>, opaque: Bool) {
         let backdrop = SIMD4(Float(p[0]), Float(p[1]), Float(p[2]), Float(p[3])) * (1 / 255)
         SourceOverCompositor.over(BlendMath.composite(color, backdrop: backdrop, mode: mode) * coverage, p, opaque: false)
+    }
+}
+
+extension PassRasterizer {
+    /// Where `item` hides what lies below it: its texture's opaque runs and the whole-texel
+    /// offset it is drawn at, when it is drawn texel by texel, unfaded, untinted, unmasked and
+    /// source-over (its opaque texels are then stored as they are); nil otherwise.
+    func hidingTexels(_ item: borrowing PreparedItem) -> (runs: [Int32], offset: (Int, Int))? {
+        guard case .texture(let texture, .linear, .linear) = item.paint, let runs = texture.opaqueRuns,
+              item.shape == nil, item.borderTint == nil, item.mask == nil, item.tint == nil, item.body == nil,
+              item.cornerTexels == nil, item.blendMode == .normal, item.colorMatrix == nil,
+              UInt64(min(max(item.opacity, 0), 1) * 256 + 0.5) >= 256,
+              let offset = Self.texelOffset(of: item, texture: texture) else { return nil }
+        return (runs, offset)
+    }
+
+    /// Whether `item` is drawn texel by texel (`drawTexels`), the draws that skip hidden columns.
+    func drawsTexels(_ item: borrowing PreparedItem) -> Bool {
+        switch item.paint {
+        case .deferred: return true
+        case .texture(let texture, .linear, .linear):
+            return item.shape == nil && item.borderTint == nil && item.blendMode == .normal && item.colorMatrix == nil
+                && Self.texelOffset(of: item, texture: texture) != nil
+        default: return false
+        }
+    }
+
+    /// `texelOffset` for `item` drawing `texture`, as `drawTextured` works it out.
+    static func texelOffset(of item: borrowing PreparedItem, texture: Texture) -> (Int, Int)? {
+        let texel = item.texelNumerators(width: texture.width, height: texture.height)
+        return texelOffset(u: texel.u - item.denominator * 0.5, v: texel.v - item.denominator * 0.5, d: item.denominator)
     }
 }

@@ -16,8 +16,10 @@ final class Texture: @unchecked Sendable {
 
     /// The image's texels, read where they lie (a raster made this frame is not copied again:
     /// a copy costs a pass over fresh memory, page faults and all); `knownRowExtents`, the
-    /// image's `RowExtents` where they were found before (scanned here otherwise).
-    init(_ image: Image, knownRowExtents: [Int32]? = nil) {
+    /// image's `RowExtents` where they were found before (scanned here otherwise);
+    /// `opaqueRuns`, its `OpaqueRuns` where they were found (never scanned here).
+    init(_ image: Image, knownRowExtents: [Int32]? = nil, opaqueRuns: [Int32]? = nil) {
+        self.opaqueRuns = opaqueRuns?.count == 2 * image.height ? opaqueRuns : nil
         // The array's storage is a heap object that neither moves nor changes while `shared`
         // holds it, so its address stands in for level 0 (which a content texture never writes).
         shared = image.pixels
@@ -32,6 +34,10 @@ final class Texture: @unchecked Sendable {
         }
         rowExtents = extents
     }
+
+    /// Per row of level 0, its longest run of opaque texels (`OpaqueRuns`), for content whose
+    /// runs were found on the planning thread; nil otherwise.
+    let opaqueRuns: [Int32]?
 
     /// Per row of level 0, the columns `first ..< last + 1` outside which every texel is
     /// transparent (first ≥ last: an empty row), two values a row; nil until known (contents:
@@ -55,6 +61,7 @@ final class Texture: @unchecked Sendable {
         levels = [TextureLevelView(base: UnsafeMutablePointer<UInt8>.allocate(capacity: width * height * 4), width: width, height: height)]
         shared = nil
         isOpaque = false
+        opaqueRuns = nil
         extents = .allocate(capacity: 2 * max(height, 1))
     }
 

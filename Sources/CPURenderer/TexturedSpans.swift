@@ -198,6 +198,8 @@ extension PassRasterizer {
             let x1 = hi < tw ? min(span.upperBound, hi - offset.0) : span.upperBound
             return x1 > x0 ? x0..<x1 : 0..<0
         }
+        var skipped = 0
+        defer { hiddenTally?.add(skipped) }
         for y in rows {
             var span = item.polygon.span(row: y)
             guard !span.isEmpty else { continue }
@@ -226,14 +228,29 @@ extension PassRasterizer {
             } else {
                 // Where the target is still empty the blend is a store: runs left and right
                 // of the row's written extent are stored, the part inside blended.
-                let lo = max(Int(written[2 * y]), span.lowerBound), hi = min(Int(written[2 * y + 1]), span.upperBound)
-                if hi > lo {
-                    storeTexels(span.lowerBound..<lo, row: row, texels: texelRow, mask: maskRow, offset: offset.0, width: tw, m)
-                    blendTexels(lo..<hi, row: row, texels: texelRow, mask: maskRow, offset: offset.0, width: tw, m)
-                    storeTexels(hi..<span.upperBound, row: row, texels: texelRow, mask: maskRow, offset: offset.0, width: tw, m)
-                } else {
-                    storeTexels(span, row: row, texels: texelRow, mask: maskRow, offset: offset.0, width: tw, m)
+                @inline(__always) func put(_ span: Range<Int>) {
+                    guard !span.isEmpty else { return }
+                    let lo = max(Int(written[2 * y]), span.lowerBound), hi = min(Int(written[2 * y + 1]), span.upperBound)
+                    if hi > lo {
+                        storeTexels(span.lowerBound..<lo, row: row, texels: texelRow, mask: maskRow, offset: offset.0, width: tw, m)
+                        blendTexels(lo..<hi, row: row, texels: texelRow, mask: maskRow, offset: offset.0, width: tw, m)
+                        storeTexels(hi..<span.upperBound, row: row, texels: texelRow, mask: maskRow, offset: offset.0, width: tw, m)
+                    } else {
+                        storeTexels(span, row: row, texels: texelRow, mask: maskRow, offset: offset.0, width: tw, m)
+                    }
                 }
+                // Around the columns a later item's opaque texels replace.
+                if let hidden {
+                    let h = hidden.columns(row: y)
+                    let lo = max(Int(h.lo), span.lowerBound), hi = min(Int(h.hi), span.upperBound)
+                    if hi > lo {
+                        put(span.lowerBound..<lo)
+                        put(hi..<span.upperBound)
+                        skipped += hi - lo
+                        continue
+                    }
+                }
+                put(span)
             }
         }
     }

@@ -20,6 +20,7 @@ public final class CGImage: Hashable, @unchecked Sendable, CustomStringConvertib
     public let encodedData: [UInt8]?
     /// `RowExtents` of `pixels`, found the first time they are asked for.
     private let foundRowExtents = Mutex<[Int32]?>(nil)
+    private let foundOpaqueRuns = Mutex<[Int32]?>(nil)
 
     /// An image of the given size whose pixels are loaded from `source` when rendered.
     public init(width: Int, height: Int, source: String?) {
@@ -55,6 +56,30 @@ public final class CGImage: Hashable, @unchecked Sendable, CustomStringConvertib
             return extents
         }
     }
+
+    /// The `OpaqueRuns` of an in-memory image's pixels (nil for one decoded from a file), found
+    /// once and kept with the image, as `rowExtents` are.
+    public var opaqueRuns: [Int32]? {
+        guard let pixels else { return nil }
+        return foundOpaqueRuns.withLock { found in
+            if let found { return found }
+            let extents = rowExtents ?? []
+            let runs = [Int32](unsafeUninitializedCapacity: 2 * height) { buffer, count in
+                pixels.withUnsafeBytes { bytes in
+                    extents.withUnsafeBufferPointer { extents in
+                        OpaqueRuns.scan(bytes.assumingMemoryBound(to: UInt32.self).baseAddress!, width: width, height: height,
+                                        extents: extents.baseAddress!, into: buffer.baseAddress!)
+                    }
+                }
+                count = 2 * height
+            }
+            found = runs
+            return runs
+        }
+    }
+
+    /// The `opaqueRuns` if they were found already (a drawing thread does not scan for them).
+    public var opaqueRunsIfFound: [Int32]? { foundOpaqueRuns.withLock { $0 } }
 
     /// Whether `rowExtents` were found already (for tests of who finds them when).
     var rowExtentsAreFound: Bool { foundRowExtents.withLock { $0 != nil } }
