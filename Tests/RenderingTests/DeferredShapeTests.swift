@@ -27,14 +27,7 @@ final class DeferredShapeTests: XCTestCase {
         shape.bounds = CGRect(x: 0, y: 0, width: 90, height: 80)
         shape.position = CGPoint(x: 70.3 + offset, y: 58.6)
         shape.transform = CATransform3DMakeRotation(angle, 0, 0, 1)
-        let star = CGMutablePath()
-        for k in 0..<10 {
-            let r: CGFloat = k % 2 == 0 ? 40 : 16, a = CGFloat(k) * .pi / 5 - .pi / 2
-            let p = CGPoint(x: 45 + r * cos(a), y: 40 + r * sin(a))
-            if k == 0 { star.move(to: p) } else { star.addLine(to: p) }
-        }
-        star.closeSubpath()
-        shape.path = star
+        shape.path = starPath(center: CGPoint(x: 45, y: 40))
         shape.fillColor = CGColor(red: 0.2, green: 0.5, blue: 0.9, alpha: 0.9)
         if stroke {
             shape.strokeColor = CGColor(red: 0.7, green: 0.1, blue: 0.2, alpha: 1)

@@ -32,14 +32,7 @@ final class HiddenColumnsTests: XCTestCase {
             shape(CGPath(roundedRect: CGRect(x: 30.3, y: 20.6, width: 110, height: 80), cornerWidth: 18, cornerHeight: 18, transform: nil),
                   CGColor(red: 0.1, green: 0.3, blue: 0.9, alpha: 1), opacity: cardOpacity)
         }
-        let star = CGMutablePath()
-        for k in 0..<10 {
-            let r: CGFloat = k % 2 == 0 ? 40 : 16, a = CGFloat(k) * .pi / 5 - .pi / 2
-            let p = CGPoint(x: 85 + r * cos(a), y: 60 + r * sin(a))
-            if k == 0 { star.move(to: p) } else { star.addLine(to: p) }
-        }
-        star.closeSubpath()
-        shape(star, CGColor(red: 1, green: 0.9, blue: 0.2, alpha: 0.6))
+        shape(starPath(center: CGPoint(x: 85, y: 60)), CGColor(red: 1, green: 0.9, blue: 0.2, alpha: 0.6))
         return root
     }
 

@@ -20,3 +20,15 @@ func diagonalGradient(frame: CGRect) -> CAGradientLayer {
     gradient.endPoint = CGPoint(x: 1, y: 0.8)
     return gradient
 }
+
+/// A ten-point star about `center`: points `outer` from it, notches `inner`, the first point up.
+func starPath(center: CGPoint, outer: CGFloat = 40, inner: CGFloat = 16) -> CGPath {
+    let star = CGMutablePath()
+    for k in 0..<10 {
+        let r = k % 2 == 0 ? outer : inner, a = CGFloat(k) * .pi / 5 - .pi / 2
+        let p = CGPoint(x: center.x + r * cos(a), y: center.y + r * sin(a))
+        if k == 0 { star.move(to: p) } else { star.addLine(to: p) }
+    }
+    star.closeSubpath()
+    return star
+}
