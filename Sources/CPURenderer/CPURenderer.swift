@@ -253,7 +253,7 @@ public final class CPURenderer: RenderBackend {
         // Where no opaque item owns pixels, the inside of later shapes does what ownership would.
         if hidesCoveredTexels, owner == nil, usesFastPaths {
             rasterizer.hidingRoles = prepared.withUnsafeBufferPointer {
-                HiddenColumns.Roles($0, drawn: translucent, rasterizer: rasterizer)
+                HiddenColumns.Roles($0, drawn: translucent, area: width * height, rasterizer: rasterizer)
             }
         }
         rasterizer.hiddenTally = hiddenPixels

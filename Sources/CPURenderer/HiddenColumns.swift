@@ -10,9 +10,9 @@ import Synchronization
 /// `OpaqueRuns` (the longest run of opaque texels of each row, found on the planning thread)
 /// give what it hides. Walking the band's items from the last drawn to the first, each row keeps
 /// one interval: the union of what the items after the current one hide, while those runs touch
-/// (else the longer). The items drawn texel by texel before the last hider (`drawTexels`:
-/// textures placed on whole pixels, deferred shapes) take their interval (`Slot`) and draw only
-/// around it. Only for passes with no opaque items: those hide pixels through
+/// (else the longer) — one set of intervals per number of hiders after an item. The items drawn
+/// texel by texel under a later hider's bounds (`drawTexels`: textures placed on whole pixels,
+/// deferred shapes) take theirs (`Slot`) and draw only around it. Only for passes with no opaque items: those hide pixels through
 /// `PassRasterizer.owner`.
 struct HiddenColumns {
     /// The columns hidden on one row: `lo ..< hi` (empty when `hi <= lo`).
@@ -40,13 +40,13 @@ struct HiddenColumns {
         }
         /// In drawing order.
         let hiders: [Hider]
-        /// Per item, its slot (1…) among those that may be hidden; 0: none.
+        /// Per item that may be hidden, how many hiders are drawn after it (its interval is
+        /// theirs: items between the same two hiders share one); 0 for the others.
         let slots: [Int32]
-        let takerCount: Int
 
-        /// nil where nothing in `drawn` (indices of `items`, in drawing order) hides anything
-        /// drawn before it.
-        init?(_ items: UnsafeBufferPointer<PreparedItem>, drawn: [Int], rasterizer: PassRasterizer) {
+        /// nil where nothing in `drawn` (indices of `items`, in drawing order) hides enough of
+        /// what is drawn before it in a pass of `area` pixels.
+        init?(_ items: UnsafeBufferPointer<PreparedItem>, drawn: [Int], area: Int, rasterizer: PassRasterizer) {
             var hiders: [Hider] = []
             for i in drawn {
                 guard let (runs, offset) = rasterizer.hidingTexels(items[i]) else { continue }
@@ -59,14 +59,16 @@ struct HiddenColumns {
             // Those drawn texel by texel that lie under a later hider's bounds, found from the
             // last drawn back with the union of the bounds of the hiders after each.
             var slots = [Int32](repeating: 0, count: items.count)
-            var count: Int32 = 0
+            // What the takers' bounds share with the hiders' after them: too little, and the
+            // intervals cost more than the pixels they save.
+            var overlap = 0
             var h = hiders.count - 1
             var rows = 0..<0, columns = 0..<0
             for i in drawn.reversed() {
                 let polygon = items[i].polygon
                 if rows.overlaps(polygon.rows), columns.overlaps(polygon.columns), rasterizer.drawsTexels(items[i]) {
-                    count += 1
-                    slots[i] = count
+                    slots[i] = Int32(hiders.count - 1 - h)
+                    overlap += rows.clamped(to: polygon.rows).count * columns.clamped(to: polygon.columns).count
                 }
                 if h >= 0, hiders[h].index == i {
                     rows = rows.isEmpty ? polygon.rows : min(rows.lowerBound, polygon.rows.lowerBound)..<max(rows.upperBound, polygon.rows.upperBound)
@@ -75,42 +77,39 @@ struct HiddenColumns {
                     h -= 1
                 }
             }
-            guard count > 0 else { return nil }
+            guard overlap >= area / Self.minimumOverlapShare else { return nil }
             self.hiders = hiders
             self.slots = slots
-            takerCount = Int(count)
         }
 
         /// Opaque texels an item needs to hide anything (a smaller one hides too little to pay).
         static let minimumArea = 4096
+        /// The share of the pass (1/n) that the takers' bounds need to share with the hiders' after them.
+        static let minimumOverlapShare = 16
     }
 
-    /// Intervals a band may keep at most (items × rows): past it nothing is hidden.
+    /// Intervals a band may keep at most (hiders × rows): past it nothing is hidden.
     static let capacity = 1 << 20
 
     private let rows: Range<Int>
     private let storage: UnsafeMutablePointer<Int32>
     private let slots: [Int32]
 
-    /// The intervals of `roles` over `rows`; nil for too many.
-    init?(_ roles: Roles, items: UnsafeBufferPointer<PreparedItem>, drawn: [Int], rows: Range<Int>) {
-        guard !rows.isEmpty, roles.takerCount * rows.count <= Self.capacity else { return nil }
+    /// The intervals of `roles` over `rows`: interval k (1…) is what the last k hiders hide;
+    /// nil for too many.
+    init?(_ roles: Roles, items: UnsafeBufferPointer<PreparedItem>, rows: Range<Int>) {
+        let count = roles.hiders.count
+        guard !rows.isEmpty, count * rows.count <= Self.capacity else { return nil }
         self.rows = rows
         slots = roles.slots
         let stride = 2 * rows.count
-        storage = .allocate(capacity: stride * (roles.takerCount + 1))
-        // Slot 0 is the running interval; each taker's copy is its slot.
-        let current = storage
-        current.update(repeating: 0, count: stride)
-        var h = roles.hiders.count - 1
-        for i in drawn.reversed() {
-            let slot = Int(roles.slots[i])
-            if slot > 0 { (storage + stride * slot).update(from: current, count: stride) }
-            if h >= 0, roles.hiders[h].index == i {
-                let hider = roles.hiders[h]
-                Self.add(hider.runs, offset: hider.offset, of: items[i], rows: rows, to: current)
-                h -= 1
-            }
+        storage = .allocate(capacity: stride * (count + 1))
+        storage.update(repeating: 0, count: stride)
+        for k in 1...count {
+            let interval = storage + stride * k
+            interval.update(from: interval - stride, count: stride)
+            let hider = roles.hiders[count - k]
+            Self.add(hider.runs, offset: hider.offset, of: items[hider.index], rows: rows, to: interval)
         }
     }
 

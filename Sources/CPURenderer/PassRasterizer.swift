@@ -36,7 +36,7 @@ struct PassRasterizer {
             markWritten(items[i], rows: rows)
         }
         let hiddenColumns = hidingRoles.flatMap { roles in
-            items.withUnsafeBufferPointer { HiddenColumns(roles, items: $0, drawn: translucent, rows: rows) }
+            items.withUnsafeBufferPointer { HiddenColumns(roles, items: $0, rows: rows) }
         }
         defer { hiddenColumns?.release() }
         for i in translucent {
