@@ -101,7 +101,14 @@ public enum BenchScenes {
             }
             root.addSublayer(card)
         }
-        return Scene(name: "\(count) \(plain ? "plain cards" : "rounded + borders")", root: root, floorLayers: nil)
+        return Scene(name: "\(count) \(plain ? plainCards : roundedCards)", root: root, floorLayers: nil)
+    }
+
+    static let plainCards = "plain cards", roundedCards = "rounded + borders"
+
+    /// The plain cards scene a rounded cards scene is compared with (nil for other scenes).
+    static func plainTwin(of name: String) -> String? {
+        name.hasSuffix(" " + roundedCards) ? String(name.dropLast(roundedCards.count)) + plainCards : nil
     }
 
     /// Groups masked three levels deep.

@@ -81,8 +81,9 @@ final class FloorTimer: RunTimer {
     private let matrixFrames: [[[GLfloat]]]
     /// The context the runs leave current: the GL backend's, which the scene's runs draw with.
     private let restoring: GLContext
-    private(set) var elapsed: Double = 0
-    private(set) var frames = 0
+    /// Seconds spent drawing runs, summed, and the frames they drew.
+    private var elapsed: Double = 0
+    private var frames = 0
 
     /// nil where the scene has no floor or no context can be made for it.
     init?(_ scene: BenchScenes.Scene, width: Int, height: Int, restoring: GLContext) {

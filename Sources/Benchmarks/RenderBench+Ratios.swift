@@ -39,8 +39,7 @@ extension RenderBench {
             if let gpu = row.gpu, let floor = row.floorFramesPerSecond, floor > 0 {
                 ratios.gpuVersusFloor = gpu.framesPerSecond / floor
             }
-            if row.scene.hasSuffix(" rounded + borders"),
-               let plain = rows.first(where: { $0.size == row.size && $0.scene == row.scene.replacingOccurrences(of: " rounded + borders", with: " plain cards") }) {
+            if let twin = BenchScenes.plainTwin(of: row.scene), let plain = rows.first(where: { $0.size == row.size && $0.scene == twin }) {
                 func timeRatio(_ a: Measurement?, _ b: Measurement?) -> Double? {
                     guard let a, let b, a.framesPerSecond > 0 else { return nil }
                     return b.framesPerSecond / a.framesPerSecond
@@ -67,7 +66,7 @@ extension RenderBench {
             if let v = r.gpuVersusFloor {
                 parts.append(String(format: "gpu %.2f× the floor (goal ≥ 0.80×%@)", v, together(row.gpu, floorName)))
             }
-            let plainCards = row.scene.replacingOccurrences(of: " rounded + borders", with: " plain cards")
+            let plainCards = BenchScenes.plainTwin(of: row.scene) ?? ""
             if let v = r.gpuTimeVersusPlainCards {
                 parts.append(String(format: "gpu %.2f× plain cards' time (goal ≤ 1.30×%@)", v, together(row.gpu, plainCards)))
             }

@@ -225,16 +225,18 @@ public enum RenderBench {
     /// with "N rounded + borders" (at the plain cards' place) when both are there, to be
     /// measured interleaved; every other scene alone.
     static func comparisonGroups(_ scenes: [BenchScenes.Scene]) -> [[BenchScenes.Scene]] {
-        func rounded(_ plain: BenchScenes.Scene) -> BenchScenes.Scene? {
-            guard plain.name.hasSuffix(" plain cards") else { return nil }
-            let name = plain.name.replacingOccurrences(of: " plain cards", with: " rounded + borders")
-            return scenes.first { $0.name == name }
+        let names = Set(scenes.map(\.name))
+        // Each rounded scene whose plain twin is here, by that twin's name.
+        var roundedOfPlain: [String: BenchScenes.Scene] = [:]
+        for scene in scenes {
+            if let twin = BenchScenes.plainTwin(of: scene.name), names.contains(twin) { roundedOfPlain[twin] = scene }
         }
-        let paired = Set(scenes.compactMap { rounded($0)?.name })
-        return scenes.compactMap { scene in
-            if paired.contains(scene.name) { return nil }
-            return [scene] + (rounded(scene).map { [$0] } ?? [])
+        let paired = Set(roundedOfPlain.values.map(\.name))
+        var groups: [[BenchScenes.Scene]] = []
+        for scene in scenes where !paired.contains(scene.name) {
+            groups.append(roundedOfPlain[scene.name].map { [scene, $0] } ?? [scene])
         }
+        return groups
     }
 
     /// One backend's figures for a scene, and on the GL backend its floor's frames/s (nil: no floor).

@@ -8,8 +8,6 @@ import Export
 /// speed drifts by a third within seconds here, and figures measured one after the other took
 /// that drift into their ratio.
 protocol RunTimer: AnyObject {
-    /// Seconds spent drawing runs, summed.
-    var elapsed: Double { get }
     /// Whether it has been timed for `seconds` and at least 5 frames (or can go no further).
     func isDone(after seconds: Double) -> Bool
     /// Draws the next run of frames.
@@ -35,7 +33,8 @@ final class SceneTimer: RunTimer {
     private let renderer: FrameRenderer
     private let stopwatch = Stopwatch()
     private let sink = CountingSink()
-    private(set) var elapsed: Double = 0
+    /// Seconds spent drawing runs, summed.
+    private var elapsed: Double = 0
     /// A run drew fewer frames than asked (a render failed): nothing more to time.
     private var stalled = false
 

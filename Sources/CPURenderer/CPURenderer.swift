@@ -250,17 +250,15 @@ public final class CPURenderer: RenderBackend {
         var rasterizer = PassRasterizer(target: pixels, owner: owner, width: width, written: extents)
         rasterizer.fastPaths = usesFastPaths
         rasterizer.narrowsToMasks = narrowsToMasks
-        // Where no opaque item owns pixels, the inside of later shapes does what ownership would.
-        if hidesCoveredTexels, owner == nil, usesFastPaths {
-            rasterizer.hidingRoles = prepared.withUnsafeBufferPointer {
-                HiddenColumns.Roles($0, drawn: translucent, area: width * height, rasterizer: rasterizer)
-            }
-        }
         rasterizer.hiddenTally = hiddenPixels
+        // Where no opaque item owns pixels, the inside of later shapes does what ownership would.
+        let hiding = hidesCoveredTexels && owner == nil && usesFastPaths
+            ? prepared.withUnsafeBufferPointer { HiddenColumns.Roles($0, drawn: translucent, area: width * height, rasterizer: rasterizer) }
+            : nil
         drawSerial &+= 1
         rasterizer.drawSerial = drawSerial
         Self.forEachBand(bands, height: height, threads: threads) { rows in
-            rasterizer.draw(prepared, opaque: opaque, translucent: translucent, rows: rows)
+            rasterizer.draw(prepared, opaque: opaque, translucent: translucent, rows: rows, hiding: hiding)
         }
     }
 

@@ -12,8 +12,8 @@ import Synchronization
 /// one interval: the union of what the items after the current one hide, while those runs touch
 /// (else the longer) — one set of intervals per number of hiders after an item. The items drawn
 /// texel by texel under a later hider's bounds (`drawTexels`: textures placed on whole pixels,
-/// deferred shapes) take theirs (`Slot`) and draw only around it. Only for passes with no opaque items: those hide pixels through
-/// `PassRasterizer.owner`.
+/// deferred shapes) take theirs (`Slot`) and draw only around it. Only for passes with no opaque
+/// items: those hide pixels through `PassRasterizer.owner`.
 struct HiddenColumns {
     /// The columns hidden on one row: `lo ..< hi` (empty when `hi <= lo`).
     typealias Columns = (lo: Int32, hi: Int32)
@@ -46,14 +46,13 @@ struct HiddenColumns {
 
         /// nil where nothing in `drawn` (indices of `items`, in drawing order) hides enough of
         /// what is drawn before it in a pass of `area` pixels.
-        init?(_ items: UnsafeBufferPointer<PreparedItem>, drawn: [Int], area: Int, rasterizer: PassRasterizer) {
+        init?(_ items: UnsafeBufferPointer<PreparedItem>, drawn: [Int], area passArea: Int, rasterizer: PassRasterizer) {
             var hiders: [Hider] = []
             for i in drawn {
-                guard let (runs, offset) = rasterizer.hidingTexels(items[i]) else { continue }
                 // One that hides little is not worth the walk over its rows in every band.
-                var area = 0
-                for k in stride(from: 0, to: runs.count, by: 2) { area += Int(runs[k + 1] - runs[k]) }
-                if area >= Self.minimumArea { hiders.append(Hider(index: i, runs: runs, offset: offset)) }
+                guard let (texture, offset) = rasterizer.hidingTexels(items[i]), texture.opaqueArea >= Self.minimumArea,
+                      let runs = texture.opaqueRuns else { continue }
+                hiders.append(Hider(index: i, runs: runs, offset: offset))
             }
             guard !hiders.isEmpty else { return nil }
             // Those drawn texel by texel that lie under a later hider's bounds, found from the
@@ -77,7 +76,7 @@ struct HiddenColumns {
                     h -= 1
                 }
             }
-            guard overlap >= area / Self.minimumOverlapShare else { return nil }
+            guard overlap >= passArea / Self.minimumOverlapShare else { return nil }
             self.hiders = hiders
             self.slots = slots
         }

@@ -22,20 +22,19 @@ struct PassRasterizer {
     /// Names this draw of the items among the renderer's draws (with an item's order: one item's
     /// draw, whichever band draws it).
     var drawSerial = 0
-    /// Which items hide what others draw (`HiddenColumns`; only where `owner` is nil), found
-    /// once for the pass's bands.
-    var hidingRoles: HiddenColumns.Roles?
     /// While one item is drawn: the columns of its rows that later items hide.
     var hidden: HiddenColumns.Slot?
     /// Counts the pixels skipped for `hidden`.
     var hiddenTally: HiddenPixelTally?
 
-    func draw(_ items: [PreparedItem], opaque: [Int], translucent: [Int], rows: Range<Int>) {
+    /// `hiding`: which items hide what others draw (`HiddenColumns`; only where `owner` is nil),
+    /// found once for the pass's bands.
+    func draw(_ items: [PreparedItem], opaque: [Int], translucent: [Int], rows: Range<Int>, hiding: HiddenColumns.Roles? = nil) {
         for i in opaque.reversed() {
             draw(items[i], rows: rows, claiming: true)
             markWritten(items[i], rows: rows)
         }
-        let hiddenColumns = hidingRoles.flatMap { roles in
+        let hiddenColumns = hiding.flatMap { roles in
             items.withUnsafeBufferPointer { HiddenColumns(roles, items: $0, rows: rows) }
         }
         defer { hiddenColumns?.release() }
@@ -254,32 +253,30 @@ struct BlendCompositor: PixelCompositor {
 }
 
 extension PassRasterizer {
-    /// Where `item` hides what lies below it: its texture's opaque runs and the whole-texel
+    /// Where `item` hides what lies below it: its texture (with `OpaqueRuns`) and the whole-texel
     /// offset it is drawn at, when it is drawn texel by texel, unfaded, untinted, unmasked and
     /// source-over (its opaque texels are then stored as they are); nil otherwise.
-    func hidingTexels(_ item: borrowing PreparedItem) -> (runs: [Int32], offset: (Int, Int))? {
-        guard case .texture(let texture, .linear, .linear) = item.paint, let runs = texture.opaqueRuns,
-              item.shape == nil, item.borderTint == nil, item.mask == nil, item.tint == nil, item.body == nil,
-              item.cornerTexels == nil, item.blendMode == .normal, item.colorMatrix == nil,
+    func hidingTexels(_ item: borrowing PreparedItem) -> (texture: Texture, offset: (Int, Int))? {
+        guard item.mask == nil, item.tint == nil, item.body == nil, item.cornerTexels == nil,
               UInt64(min(max(item.opacity, 0), 1) * 256 + 0.5) >= 256,
-              let offset = Self.texelOffset(of: item, texture: texture) else { return nil }
-        return (runs, offset)
+              let placed = placedTexels(item), placed.texture.opaqueRuns != nil else { return nil }
+        return placed
     }
 
     /// Whether `item` is drawn texel by texel (`drawTexels`), the draws that skip hidden columns.
     func drawsTexels(_ item: borrowing PreparedItem) -> Bool {
-        switch item.paint {
-        case .deferred: return true
-        case .texture(let texture, .linear, .linear):
-            return item.shape == nil && item.borderTint == nil && item.blendMode == .normal && item.colorMatrix == nil
-                && Self.texelOffset(of: item, texture: texture) != nil
-        default: return false
-        }
+        if case .deferred = item.paint { return true }
+        return placedTexels(item) != nil
     }
 
-    /// `texelOffset` for `item` drawing `texture`, as `drawTextured` works it out.
-    static func texelOffset(of item: borrowing PreparedItem, texture: Texture) -> (Int, Int)? {
+    /// A texture item that `drawTextured` draws texel by texel: the texture and the whole-texel
+    /// offset (`texelOffset`) it is drawn at.
+    private func placedTexels(_ item: borrowing PreparedItem) -> (texture: Texture, offset: (Int, Int))? {
+        guard case .texture(let texture, .linear, .linear) = item.paint, item.shape == nil, item.borderTint == nil,
+              item.blendMode == .normal, item.colorMatrix == nil else { return nil }
         let texel = item.texelNumerators(width: texture.width, height: texture.height)
-        return texelOffset(u: texel.u - item.denominator * 0.5, v: texel.v - item.denominator * 0.5, d: item.denominator)
+        guard let offset = Self.texelOffset(u: texel.u - item.denominator * 0.5, v: texel.v - item.denominator * 0.5,
+                                            d: item.denominator) else { return nil }
+        return (texture, offset)
     }
 }

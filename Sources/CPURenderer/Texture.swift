@@ -19,7 +19,9 @@ final class Texture: @unchecked Sendable {
     /// image's `RowExtents` where they were found before (scanned here otherwise);
     /// `opaqueRuns`, its `OpaqueRuns` where they were found (never scanned here).
     init(_ image: Image, knownRowExtents: [Int32]? = nil, opaqueRuns: [Int32]? = nil) {
-        self.opaqueRuns = opaqueRuns?.count == 2 * image.height ? opaqueRuns : nil
+        let runs = opaqueRuns?.count == 2 * image.height ? opaqueRuns : nil
+        self.opaqueRuns = runs
+        opaqueArea = runs.map { runs in stride(from: 0, to: runs.count, by: 2).reduce(0) { $0 + Int(runs[$1 + 1] - runs[$1]) } } ?? 0
         // The array's storage is a heap object that neither moves nor changes while `shared`
         // holds it, so its address stands in for level 0 (which a content texture never writes).
         shared = image.pixels
@@ -38,6 +40,8 @@ final class Texture: @unchecked Sendable {
     /// Per row of level 0, its longest run of opaque texels (`OpaqueRuns`), for content whose
     /// runs were found on the planning thread; nil otherwise.
     let opaqueRuns: [Int32]?
+    /// The texels `opaqueRuns` cover.
+    let opaqueArea: Int
 
     /// Per row of level 0, the columns `first ..< last + 1` outside which every texel is
     /// transparent (first ≥ last: an empty row), two values a row; nil until known (contents:
@@ -62,6 +66,7 @@ final class Texture: @unchecked Sendable {
         shared = nil
         isOpaque = false
         opaqueRuns = nil
+        opaqueArea = 0
         extents = .allocate(capacity: 2 * max(height, 1))
     }
 

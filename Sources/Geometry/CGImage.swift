@@ -60,10 +60,9 @@ public final class CGImage: Hashable, @unchecked Sendable, CustomStringConvertib
     /// The `OpaqueRuns` of an in-memory image's pixels (nil for one decoded from a file), found
     /// once and kept with the image, as `rowExtents` are.
     public var opaqueRuns: [Int32]? {
-        guard let pixels else { return nil }
+        guard let pixels, let extents = rowExtents else { return nil }
         return foundOpaqueRuns.withLock { found in
             if let found { return found }
-            let extents = rowExtents ?? []
             let runs = [Int32](unsafeUninitializedCapacity: 2 * height) { buffer, count in
                 pixels.withUnsafeBytes { bytes in
                     extents.withUnsafeBufferPointer { extents in
