@@ -62,8 +62,17 @@ public final class CPURenderer: RenderBackend {
     /// Ids of the passes of the last frame that kept their pixels (for tests).
     var keptPasses: Set<Int> { reuse.kept }
 
+    /// Threads a pass is drawn on now: one fewer than `threads` while planning paces the frames
+    /// (`planningPacesFrames`), leaving its core to the planning thread.
+    public private(set) var drawingThreads: Int
+
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.threads = max(1, threads)
+        drawingThreads = self.threads
+    }
+
+    public func planningPacesFrames(_ paces: Bool) {
+        drawingThreads = paces ? max(1, threads - 1) : threads
     }
 
     deinit {
@@ -194,7 +203,7 @@ public final class CPURenderer: RenderBackend {
                 segmentStart = index + 1
                 if let texture = passTextures[source] {
                     Blur(source: texture, sigma: Float(sigma), horizontal: horizontal)
-                        .apply(into: pixels, width: pass.width, height: pass.height, threads: threads)
+                        .apply(into: pixels, width: pass.width, height: pass.height, threads: drawingThreads)
                     TargetExtents.setFull(extents, height: pass.height, width: pass.width)
                 }
             }
@@ -246,7 +255,7 @@ public final class CPURenderer: RenderBackend {
             owner?.update(repeating: -1, count: width * height)
         }
         let work = prepared.reduce(0) { $0 + $1.polygon.rows.count * $1.polygon.columns.count }
-        let bands = Self.bandCount(work: work, height: height, threads: threads)
+        let bands = Self.bandCount(work: work, height: height, threads: drawingThreads)
         var rasterizer = PassRasterizer(target: pixels, owner: owner, width: width, written: extents)
         rasterizer.fastPaths = usesFastPaths
         rasterizer.narrowsToMasks = narrowsToMasks
@@ -257,7 +266,7 @@ public final class CPURenderer: RenderBackend {
             : nil
         drawSerial &+= 1
         rasterizer.drawSerial = drawSerial
-        Self.forEachBand(bands, height: height, threads: threads) { rows in
+        Self.forEachBand(bands, height: height, threads: drawingThreads) { rows in
             rasterizer.draw(prepared, opaque: opaque, translucent: translucent, rows: rows, hiding: hiding)
         }
     }

@@ -182,13 +182,17 @@ public final class FrameRenderer {
                 return PlanAhead(frames: next...frames.upperBound, plan: planFrame)
             }
             var ahead = startsPlanningAhead(after: nil)
-            defer { ahead?.stop() }
+            defer {
+                ahead?.stop()
+                backend.planningPacesFrames(false)
+            }
             var done = 0
             for index in frames {
                 if isCancelled() { throw .cancelled }
                 let frame: PlannedFrame
                 if let ahead {
                     frame = try ahead.next()
+                    backend.planningPacesFrames(ahead.pacesFrames)
                 } else {
                     let start = Stopwatch.now()
                     frame = try planFrame(index)

@@ -25,6 +25,8 @@ final class PlanAhead: @unchecked Sendable {
     private let spent = Mutex<[PlannedFrame]>([])
     private let finished = DispatchSemaphore(value: 0)
     private let plan: (Int) throws(ExportError) -> PlannedFrame
+    /// Whether each of the last eight frames taken had to be waited for (bit 0: the latest).
+    private var waits: UInt8 = 0
 
     /// Starts planning `frames` in order with `plan`, which runs on the new thread only.
     init(frames: ClosedRange<Int>, plan: @escaping (Int) throws(ExportError) -> PlannedFrame) {
@@ -46,9 +48,16 @@ final class PlanAhead: @unchecked Sendable {
     /// The next frame in order, waiting for it; throws what planning it threw.
     func next() throws(ExportError) -> PlannedFrame {
         // The thread stops only after a failure it queued, so a frame asked for always comes.
-        guard let frame = queue.take() else { throw .cancelled }
+        let (frame, waited) = queue.takeNotingWait()
+        waits = waits << 1 | (waited ? 1 : 0)
+        guard let frame else { throw .cancelled }
         return try frame.get()
     }
+
+    /// Whether planning is what the frames wait for: three of the last four frames asked for
+    /// were not planned yet. Drawing faster then gains nothing, while the drawing's threads
+    /// take cores from the planning thread. (Called from the drawing thread only.)
+    var pacesFrames: Bool { (waits & 0b1111).nonzeroBitCount >= 3 }
 
     /// Hands a drawn frame back, for the planning thread to free.
     func recycle(_ frame: PlannedFrame) {

@@ -24,6 +24,10 @@ public protocol RenderBackend: AnyObject {
     /// backend plans each while the one before draws (`FrameRenderer.planningAheadThreshold`'s
     /// default; 0: from the first frame).
     var planningAheadThreshold: Double { get }
+    /// Told before each frame of a run planned ahead whether planning is what the frames wait
+    /// for (false again when the run ends): a backend drawing on several threads then leaves a
+    /// core to the planning thread, since drawing faster would only wait longer.
+    func planningPacesFrames(_ paces: Bool)
 }
 
 extension RenderBackend {
@@ -37,6 +41,9 @@ extension RenderBackend {
 
     /// Default: nothing is kept per image.
     public func forget(_ image: CGImage) {}
+
+    /// Default: drawing does not change with it.
+    public func planningPacesFrames(_ paces: Bool) {}
 
     /// Default: shapes come as rasters.
     public var drawsDeferredShapes: Bool { false }

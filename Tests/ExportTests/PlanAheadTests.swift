@@ -96,6 +96,34 @@ final class PlanAheadTests: XCTestCase {
         XCTAssertTrue(calls[8...].allSatisfy { $0.thread != pthread_self() }, "then planned ahead")
     }
 
+    /// Planning that takes 10 ms a frame paces a quick draw: from the fourth frame on the backend
+    /// is told so (and leaves a core to the planning thread); a draw that takes 10 ms a frame
+    /// paces planning, and the backend is never told it waits. Told false when the run ends.
+    func testTheBackendIsToldWhenPlanningPacesTheFrames() throws {
+        for slowPlanning in [true, false] {
+            let backend = PacingRecorder(drawing: slowPlanning ? 0 : 0.01)
+            let renderer = FrameRenderer(width: 32, height: 8, backend: backend)
+            renderer.planningAheadThreshold = 0
+            try renderer.render(scene(), frames: 0...11, clock: clock, inputs: RecordingInputs(slowFrom: slowPlanning ? 0 : nil),
+                                into: MemorySink())
+            let told = backend.told
+            XCTAssertEqual(told.count, 12 + 1, "once per frame and once at the end")
+            XCTAssertEqual(told.last, false)
+            if slowPlanning {
+                XCTAssertEqual(told.prefix(2), [false, false], "two waits are not yet three of the last four")
+                XCTAssertEqual(Array(told[3..<12]), Array(repeating: true, count: 9))
+                XCTAssertEqual(backend.threadsDrawing.prefix(2), [2, 2])
+                XCTAssertEqual(Array(backend.threadsDrawing[3...]), Array(repeating: 1, count: 9), "a core left to planning")
+                XCTAssertEqual(backend.cpu.drawingThreads, 2, "all threads again after the run")
+            } else {
+                // The first frame is waited for (nothing is planned before the run starts); after
+                // that each frame is ready before it is asked for.
+                XCTAssertEqual(told.filter { $0 }.count, 0)
+                XCTAssertEqual(backend.threadsDrawing, Array(repeating: 2, count: 12))
+            }
+        }
+    }
+
     /// A failure while planning frame 6 ahead arrives after frames 0–5 are drawn, as it does
     /// planning in turn, and the sink is cancelled.
     func testAFailurePlanningAheadArrivesAtItsFrame() throws {
@@ -153,4 +181,27 @@ private final class RecordingInputs: FrameInputs, @unchecked Sendable {
     }
 
     func close() {}
+}
+
+/// The CPU backend, drawing each frame at least `drawing` seconds, recording what it is told
+/// about planning pacing the frames.
+private final class PacingRecorder: RenderBackend {
+    let name = "cpu"
+    let cpu = CPURenderer(threads: 2)
+    private let drawing: Double
+    private(set) var told: [Bool] = []
+    /// The CPU backend's drawing threads at each frame.
+    private(set) var threadsDrawing: [Int] = []
+    init(drawing: Double) { self.drawing = drawing }
+
+    func render(_ plan: RenderPlan, images: ImageProvider, stopwatch: Stopwatch?) -> Image? {
+        threadsDrawing.append(cpu.drawingThreads)
+        if drawing > 0 { Thread.sleep(forTimeInterval: drawing) }
+        return cpu.render(plan, images: images, stopwatch: stopwatch)
+    }
+
+    func planningPacesFrames(_ paces: Bool) {
+        told.append(paces)
+        cpu.planningPacesFrames(paces)
+    }
 }
