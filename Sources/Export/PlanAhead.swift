@@ -25,8 +25,8 @@ final class PlanAhead: @unchecked Sendable {
     private let spent = Mutex<[PlannedFrame]>([])
     private let finished = DispatchSemaphore(value: 0)
     private let plan: (Int) throws(ExportError) -> PlannedFrame
-    /// Whether each of the last eight frames taken had to be waited for (bit 0: the latest).
-    private var waits: UInt8 = 0
+    /// Whether planning paces the frames taken so far.
+    private var pace = PlanningPace()
 
     /// Starts planning `frames` in order with `plan`, which runs on the new thread only.
     init(frames: ClosedRange<Int>, plan: @escaping (Int) throws(ExportError) -> PlannedFrame) {
@@ -49,15 +49,15 @@ final class PlanAhead: @unchecked Sendable {
     func next() throws(ExportError) -> PlannedFrame {
         // The thread stops only after a failure it queued, so a frame asked for always comes.
         let (frame, waited) = queue.takeNotingWait()
-        waits = waits << 1 | (waited ? 1 : 0)
+        pace.noteFrame(waitedFor: waited)
         guard let frame else { throw .cancelled }
         return try frame.get()
     }
 
-    /// Whether planning is what the frames wait for: three of the last four frames asked for
-    /// were not planned yet. Drawing faster then gains nothing, while the drawing's threads
-    /// take cores from the planning thread. (Called from the drawing thread only.)
-    var pacesFrames: Bool { (waits & 0b1111).nonzeroBitCount >= 3 }
+    /// Whether planning is what the frames wait for (`PlanningPace`). Drawing faster then gains
+    /// nothing, while the drawing's threads take cores from the planning thread. (Called from
+    /// the drawing thread only.)
+    var pacesFrames: Bool { pace.paces }
 
     /// Hands a drawn frame back, for the planning thread to free.
     func recycle(_ frame: PlannedFrame) {
@@ -68,5 +68,20 @@ final class PlanAhead: @unchecked Sendable {
     func stop() {
         queue.abandon()
         finished.wait()
+    }
+}
+
+/// Whether planning paces a run's frames, from whether each frame asked for had to be waited
+/// for: from when three of the last four were until eight in a row were not. Slower to leave
+/// than to enter, since drawn on fewer threads frames are ready now and then while planning is
+/// still what they wait for.
+struct PlanningPace {
+    /// Whether each of the last eight frames had to be waited for (bit 0: the latest).
+    private var waits: UInt8 = 0
+    private(set) var paces = false
+
+    mutating func noteFrame(waitedFor waited: Bool) {
+        waits = waits << 1 | (waited ? 1 : 0)
+        paces = paces ? waits != 0 : (waits & 0b1111).nonzeroBitCount >= 3
     }
 }

@@ -1,6 +1,7 @@
 import XCTest
 import Synchronization
 import Lamina
+@testable import Export
 import TestSupport
 
 /// `FrameRenderer.plansAhead`: frames planned on a second thread while the one before draws are
@@ -96,9 +97,10 @@ final class PlanAheadTests: XCTestCase {
         XCTAssertTrue(calls[8...].allSatisfy { $0.thread != pthread_self() }, "then planned ahead")
     }
 
-    /// Planning that takes 10 ms a frame paces a quick draw: from the fourth frame on the backend
-    /// is told so (and leaves a core to the planning thread); a draw that takes 10 ms a frame
-    /// paces planning, and the backend is never told it waits. Told false when the run ends.
+    /// Planning that takes 10 ms a frame paces a quick draw: from the third frame waited for on
+    /// the backend is told so (and leaves a core to the planning thread); a draw that takes 10 ms
+    /// a frame paces planning, and the backend is never told it waits. Told false when the run
+    /// ends.
     func testTheBackendIsToldWhenPlanningPacesTheFrames() throws {
         for slowPlanning in [true, false] {
             let backend = PacingRecorder(drawing: slowPlanning ? 0 : 0.01)
@@ -122,6 +124,19 @@ final class PlanAheadTests: XCTestCase {
                 XCTAssertEqual(backend.threadsDrawing, Array(repeating: 2, count: 12))
             }
         }
+    }
+
+    /// Pacing starts at the third of four frames waited for and ends only after eight in a row
+    /// were ready: a frame now and then ready does not end it.
+    func testPlanningPacesFromThreeWaitsInFourUntilEightFramesAreReady() {
+        var pace = PlanningPace()
+        var seen: [Bool] = []
+        for waited in [true, false, true, false, true, true, false, true, false, false, false, false, false, false, false, false, false] {
+            pace.noteFrame(waitedFor: waited)
+            seen.append(pace.paces)
+        }
+        // Frames 0–4: at most two waits in any four; 5: the third; 15: the eighth ready in a row (8–15).
+        XCTAssertEqual(seen, Array(repeating: false, count: 5) + Array(repeating: true, count: 10) + [false, false])
     }
 
     /// A failure while planning frame 6 ahead arrives after frames 0–5 are drawn, as it does
