@@ -250,17 +250,25 @@ open class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConvert
         guard elements.count == other.elements.count else { return nil }
         var result: [PathElement] = []
         result.reserveCapacity(elements.count)
+        // Where one path has a line and the other a curve, the line is taken as the curve with
+        // its control points on its ends (its current point and its end).
+        var current = (CGPoint.zero, CGPoint.zero), start = (CGPoint.zero, CGPoint.zero)
         for (from, to) in zip(elements, other.elements) {
             switch (from, to) {
-            case (.move(let p), .move(let q)): result.append(.move(to: mix(p, q)))
+            case (.move(let p), .move(let q)): result.append(.move(to: mix(p, q))); start = (p, q)
             case (.line(let p), .line(let q)): result.append(.line(to: mix(p, q)))
             case (.quadCurve(let p, let c), .quadCurve(let q, let d)):
                 result.append(.quadCurve(to: mix(p, q), control: mix(c, d)))
             case (.curve(let p, let c1, let c2), .curve(let q, let d1, let d2)):
                 result.append(.curve(to: mix(p, q), control1: mix(c1, d1), control2: mix(c2, d2)))
-            case (.closeSubpath, .closeSubpath): result.append(.closeSubpath)
+            case (.line(let p), .curve(let q, let d1, let d2)):
+                result.append(.curve(to: mix(p, q), control1: mix(current.0, d1), control2: mix(p, d2)))
+            case (.curve(let p, let c1, let c2), .line(let q)):
+                result.append(.curve(to: mix(p, q), control1: mix(c1, current.1), control2: mix(c2, q)))
+            case (.closeSubpath, .closeSubpath): result.append(.closeSubpath); current = start; continue
             default: return nil
             }
+            if let p = from.endPoint, let q = to.endPoint { current = (p, q) }
         }
         return CGPath(elements: result)
     }

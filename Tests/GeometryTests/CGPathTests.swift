@@ -206,6 +206,26 @@ final class CGPathTests: XCTestCase {
         XCTAssertNil(CGPath(rect: .init(x: 0, y: 0, width: 1, height: 1))
             .interpolated(to: CGPath(ellipseIn: .init(x: 0, y: 0, width: 1, height: 1)), fraction: 0.5))
         XCTAssertNil(a.interpolated(to: CGMutablePath(), fraction: 0.5))
+        // A line against a curve blends as the curve with its control points on the line's ends
+        // (semantics addenda A16), in either order and after a closed subpath.
+        let straight = CGMutablePath(), bent = CGMutablePath()
+        for p in [straight, bent] {
+            p.move(to: pt(0, 0)); p.addLine(to: pt(4, 0)); p.closeSubpath()
+            p.move(to: pt(10, 10))
+        }
+        straight.addLine(to: pt(20, 10))
+        bent.addCurve(to: pt(20, 30), control1: pt(12, 20), control2: pt(18, 20))
+        XCTAssertEqual(straight.interpolated(to: bent, fraction: 0.5)?.elements.last,
+                       .curve(to: pt(20, 20), control1: pt(11, 15), control2: pt(19, 15)))
+        XCTAssertEqual(bent.interpolated(to: straight, fraction: 0.25)?.elements.last,
+                       .curve(to: pt(20, 25), control1: pt(11.5, 17.5), control2: pt(18.5, 17.5)))
+        let afterClose = CGMutablePath(), curvedAfterClose = CGMutablePath()
+        afterClose.move(to: pt(0, 0)); afterClose.addLine(to: pt(8, 0)); afterClose.closeSubpath(); afterClose.addLine(to: pt(0, 8))
+        curvedAfterClose.move(to: pt(0, 0)); curvedAfterClose.addLine(to: pt(8, 0)); curvedAfterClose.closeSubpath()
+        curvedAfterClose.addCurve(to: pt(0, 8), control1: pt(4, 4), control2: pt(4, 4))
+        // The line after the close starts where the subpath began, (0, 0).
+        XCTAssertEqual(afterClose.interpolated(to: curvedAfterClose, fraction: 0.5)?.elements.last,
+                       .curve(to: pt(0, 8), control1: pt(2, 2), control2: pt(2, 6)))
         let line = CGMutablePath(), quad = CGMutablePath()
         line.addLines(between: [.zero, pt(1, 0)])
         quad.move(to: .zero)
