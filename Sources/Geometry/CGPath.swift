@@ -69,6 +69,16 @@ public enum PathElement: Equatable, Hashable, Sendable {
         return finite
     }
 
+    /// A line or cubic curve from `current` as a cubic (a line's control points on its ends);
+    /// nil for other elements.
+    func cubic(after current: CGPoint) -> (end: CGPoint, control1: CGPoint, control2: CGPoint)? {
+        switch self {
+        case .line(let p): (p, current, p)
+        case .curve(let p, let c1, let c2): (p, c1, c2)
+        default: nil
+        }
+    }
+
     /// The point the element ends at, or `nil` for `closeSubpath`.
     public var endPoint: CGPoint? {
         switch self {
@@ -237,21 +247,62 @@ open class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConvert
         for element in elements { try body(element) }
     }
 
-    /// Returns the point-wise linear blend `self + (other − self)·fraction`, control points
-    /// included, or `nil` when the two paths do not have the same element kinds in the same
-    /// order. Used for Core Animation `path` animations (`CAShapeLayer.path`).
-    public func interpolated(to other: CGPath, fraction: CGFloat) -> CGPath? {
-        combined(with: other) { p, q in CGPoint(x: p.x + (q.x - p.x) * fraction, y: p.y + (q.y - p.y) * fraction) }
+    /// The path a fraction of the way from this one to `other`, as a Core Animation `path`
+    /// animation blends them (`CAShapeLayer.path`), or `nil` when the two do not have the same
+    /// element kinds in the same order (a line against a cubic curve counts as that curve with
+    /// its control points on the line's ends). On-curve points blend linearly; a cubic's
+    /// control points blend as offsets from the on-curve point each belongs to (the segment's
+    /// start, its end), turning by the shorter way between the two offsets' directions while
+    /// their lengths blend linearly, so a tangent that swings keeps its length through the
+    /// swing (semantics addenda A17). Offsets of zero length and quadratic controls blend
+    /// linearly.
+    public func interpolated(to other: CGPath, fraction f: CGFloat) -> CGPath? {
+        guard elements.count == other.elements.count else { return nil }
+        func lerp(_ p: CGPoint, _ q: CGPoint) -> CGPoint { CGPoint(x: p.x + (q.x - p.x) * f, y: p.y + (q.y - p.y) * f) }
+        /// `anchor` (blended) plus the blend of offsets `c − a` and `d − b`, turned; the ends
+        /// themselves at fractions 0 and 1.
+        func control(_ c: CGPoint, from a: CGPoint, _ d: CGPoint, from b: CGPoint, at anchor: CGPoint) -> CGPoint {
+            if f == 0 { return c }
+            if f == 1 { return d }
+            let u = CGPoint(x: c.x - a.x, y: c.y - a.y), v = CGPoint(x: d.x - b.x, y: d.y - b.y)
+            let lu = (u.x * u.x + u.y * u.y).squareRoot(), lv = (v.x * v.x + v.y * v.y).squareRoot()
+            guard lu > 0, lv > 0 else { return CGPoint(x: anchor.x + u.x + (v.x - u.x) * f, y: anchor.y + u.y + (v.y - u.y) * f) }
+            let from = atan2(u.y, u.x)
+            var turn = atan2(v.y, v.x) - from
+            if turn > .pi { turn -= 2 * .pi } else if turn < -.pi { turn += 2 * .pi }
+            let angle = from + turn * f, length = lu + (lv - lu) * f
+            return CGPoint(x: anchor.x + length * cos(angle), y: anchor.y + length * sin(angle))
+        }
+        var result: [PathElement] = []
+        result.reserveCapacity(elements.count)
+        // The current points of both paths, and where their subpaths began.
+        var current = (CGPoint.zero, CGPoint.zero), start = (CGPoint.zero, CGPoint.zero)
+        for (from, to) in zip(elements, other.elements) {
+            switch (from, to) {
+            case (.move(let p), .move(let q)): result.append(.move(to: lerp(p, q))); start = (p, q)
+            case (.line(let p), .line(let q)): result.append(.line(to: lerp(p, q)))
+            case (.quadCurve(let p, let c), .quadCurve(let q, let d)): result.append(.quadCurve(to: lerp(p, q), control: lerp(c, d)))
+            case (.closeSubpath, .closeSubpath): result.append(.closeSubpath); current = start; continue
+            case (.line, .curve), (.curve, .line), (.curve, .curve):
+                guard let a = from.cubic(after: current.0), let b = to.cubic(after: current.1) else { return nil }
+                let s = lerp(current.0, current.1), e = lerp(a.end, b.end)
+                result.append(.curve(to: e, control1: control(a.control1, from: current.0, b.control1, from: current.1, at: s),
+                                     control2: control(a.control2, from: a.end, b.control2, from: b.end, at: e)))
+            default: return nil
+            }
+            if let p = from.endPoint, let q = to.endPoint { current = (p, q) }
+        }
+        return CGPath(elements: result)
     }
 
     /// The path whose points are `mix` of this path's and `other`'s corresponding points,
-    /// control points included; `nil` when the element kinds differ (the paths are not compatible).
+    /// control points included; `nil` when the element kinds differ (the paths are not
+    /// compatible), a line against a cubic curve counting as that curve with its control
+    /// points on the line's ends.
     public func combined(with other: CGPath, _ mix: (CGPoint, CGPoint) -> CGPoint) -> CGPath? {
         guard elements.count == other.elements.count else { return nil }
         var result: [PathElement] = []
         result.reserveCapacity(elements.count)
-        // Where one path has a line and the other a curve, the line is taken as the curve with
-        // its control points on its ends (its current point and its end).
         var current = (CGPoint.zero, CGPoint.zero), start = (CGPoint.zero, CGPoint.zero)
         for (from, to) in zip(elements, other.elements) {
             switch (from, to) {
@@ -259,12 +310,9 @@ open class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConvert
             case (.line(let p), .line(let q)): result.append(.line(to: mix(p, q)))
             case (.quadCurve(let p, let c), .quadCurve(let q, let d)):
                 result.append(.quadCurve(to: mix(p, q), control: mix(c, d)))
-            case (.curve(let p, let c1, let c2), .curve(let q, let d1, let d2)):
-                result.append(.curve(to: mix(p, q), control1: mix(c1, d1), control2: mix(c2, d2)))
-            case (.line(let p), .curve(let q, let d1, let d2)):
-                result.append(.curve(to: mix(p, q), control1: mix(current.0, d1), control2: mix(p, d2)))
-            case (.curve(let p, let c1, let c2), .line(let q)):
-                result.append(.curve(to: mix(p, q), control1: mix(c1, current.1), control2: mix(c2, q)))
+            case (.line, .curve), (.curve, .line), (.curve, .curve):
+                guard let a = from.cubic(after: current.0), let b = to.cubic(after: current.1) else { return nil }
+                result.append(.curve(to: mix(a.end, b.end), control1: mix(a.control1, b.control1), control2: mix(a.control2, b.control2)))
             case (.closeSubpath, .closeSubpath): result.append(.closeSubpath); current = start; continue
             default: return nil
             }

@@ -219,6 +219,20 @@ final class CGPathTests: XCTestCase {
                        .curve(to: pt(20, 20), control1: pt(11, 15), control2: pt(19, 15)))
         XCTAssertEqual(bent.interpolated(to: straight, fraction: 0.25)?.elements.last,
                        .curve(to: pt(20, 25), control1: pt(11.5, 17.5), control2: pt(18.5, 17.5)))
+        // A control point's offset from its on-curve point turns through the blend, its length
+        // blended (addenda A17): (4, 0) turning to (0, 4) is 4 long at 45° half-way, where a
+        // linear blend of the points would give (2, 2); an offset swinging a quarter turn the
+        // other way turns the shorter way too.
+        let east = CGMutablePath(), north = CGMutablePath()
+        east.move(to: pt(0, 0)); east.addCurve(to: pt(10, 0), control1: pt(4, 0), control2: pt(10, -2))
+        north.move(to: pt(0, 10)); north.addCurve(to: pt(10, 10), control1: pt(0, 14), control2: pt(12, 10))
+        guard case .curve(let end, let c1, let c2)? = east.interpolated(to: north, fraction: 0.5)?.elements.last else {
+            return XCTFail("a curve")
+        }
+        XCTAssertEqual(end, pt(10, 5))
+        let r = 4 / CGFloat(2).squareRoot(), s = 2 / CGFloat(2).squareRoot()
+        XCTAssertEqual(c1.x, r, accuracy: 1e-12); XCTAssertEqual(c1.y, 5 + r, accuracy: 1e-12)
+        XCTAssertEqual(c2.x, 10 + s, accuracy: 1e-12); XCTAssertEqual(c2.y, 5 - s, accuracy: 1e-12)
         let afterClose = CGMutablePath(), curvedAfterClose = CGMutablePath()
         afterClose.move(to: pt(0, 0)); afterClose.addLine(to: pt(8, 0)); afterClose.closeSubpath(); afterClose.addLine(to: pt(0, 8))
         curvedAfterClose.move(to: pt(0, 0)); curvedAfterClose.addLine(to: pt(8, 0)); curvedAfterClose.closeSubpath()
