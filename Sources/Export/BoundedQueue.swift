@@ -11,20 +11,23 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [Element] = []
     private var closed = false
-    /// How many items are queued, read without the lock: `take` watches it for a few
-    /// microseconds before it sleeps, since being put to sleep and woken costs two system calls
-    /// and two context switches, which is much of a small frame's time when frames are handed
-    /// over thousands of times a second.
+    /// How many items are queued, read without the lock: with `spins`, `take` watches it
+    /// before it sleeps, since being put to sleep and woken costs two system calls and two
+    /// context switches, which is much of a small frame's time when frames are handed over
+    /// thousands of times a second.
     private let count = Atomic<Int>(0)
-    /// Reads of `count` before `take` sleeps (a few tens of microseconds).
-    private static var spins: Int { 20_000 }
+    /// Reads of `count` an empty `take` makes before it sleeps (0: it sleeps at once).
+    private let spins: Int
     let capacity: Int
     /// Where `put`'s waits for room and `take`'s waits for an item are added.
     private let waits: (stopwatch: Stopwatch, put: Stopwatch.Stage, take: Stopwatch.Stage)?
 
-    init(capacity: Int, waits: (stopwatch: Stopwatch, put: Stopwatch.Stage, take: Stopwatch.Stage)? = nil) {
+    /// `spins`: reads of the count an empty `take` makes before it sleeps, for a taker with
+    /// nothing else to do meanwhile (a drawing thread waiting for its next frame).
+    init(capacity: Int, waits: (stopwatch: Stopwatch, put: Stopwatch.Stage, take: Stopwatch.Stage)? = nil, spins: Int = 0) {
         self.capacity = max(1, capacity)
         self.waits = waits
+        self.spins = max(0, spins)
     }
 
     /// Appends `item`, waiting for room; false (item dropped) when the queue was closed.
@@ -52,7 +55,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     func takeNotingWait() -> (item: Element?, waited: Bool) {
         let waited = count.load(ordering: .acquiring) == 0
         if waited {
-            for _ in 0..<Self.spins where count.load(ordering: .relaxed) == 0 {}
+            for _ in 0..<spins where count.load(ordering: .relaxed) == 0 {}
         }
         condition.lock()
         defer { condition.unlock() }

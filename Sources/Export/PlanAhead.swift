@@ -19,7 +19,9 @@ struct PlannedFrame {
 /// may use them until `stop` returns. At most two planned frames wait (the queue's one and the
 /// one being handed over).
 final class PlanAhead: @unchecked Sendable {
-    private let queue = BoundedQueue<Result<PlannedFrame, ExportError>>(capacity: 1)
+    /// The drawing thread, which waits here for its next frame, watches the queue a few tens of
+    /// microseconds before it sleeps.
+    private let queue = BoundedQueue<Result<PlannedFrame, ExportError>>(capacity: 1, spins: 20_000)
     /// Frames drawn, handed back to be freed on the planning thread: their memory came from its
     /// malloc arena, and freeing it on the drawing thread would contend for that arena's lock.
     private let spent = Mutex<[PlannedFrame]>([])

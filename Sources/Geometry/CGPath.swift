@@ -257,13 +257,12 @@ open class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConvert
     /// swing (semantics addenda A17). Offsets of zero length and quadratic controls blend
     /// linearly.
     public func interpolated(to other: CGPath, fraction f: CGFloat) -> CGPath? {
-        guard elements.count == other.elements.count else { return nil }
         func lerp(_ p: CGPoint, _ q: CGPoint) -> CGPoint { CGPoint(x: p.x + (q.x - p.x) * f, y: p.y + (q.y - p.y) * f) }
-        /// `anchor` (blended) plus the blend of offsets `c − a` and `d − b`, turned; the ends
-        /// themselves at fractions 0 and 1.
-        func control(_ c: CGPoint, from a: CGPoint, _ d: CGPoint, from b: CGPoint, at anchor: CGPoint) -> CGPoint {
+        return blended(with: other, lerp) { c, a, d, b in
+            // The ends themselves at fractions 0 and 1.
             if f == 0 { return c }
             if f == 1 { return d }
+            let anchor = lerp(a, b)
             let u = CGPoint(x: c.x - a.x, y: c.y - a.y), v = CGPoint(x: d.x - b.x, y: d.y - b.y)
             let lu = (u.x * u.x + u.y * u.y).squareRoot(), lv = (v.x * v.x + v.y * v.y).squareRoot()
             guard lu > 0, lv > 0 else { return CGPoint(x: anchor.x + u.x + (v.x - u.x) * f, y: anchor.y + u.y + (v.y - u.y) * f) }
@@ -273,26 +272,6 @@ open class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConvert
             let angle = from + turn * f, length = lu + (lv - lu) * f
             return CGPoint(x: anchor.x + length * cos(angle), y: anchor.y + length * sin(angle))
         }
-        var result: [PathElement] = []
-        result.reserveCapacity(elements.count)
-        // The current points of both paths, and where their subpaths began.
-        var current = (CGPoint.zero, CGPoint.zero), start = (CGPoint.zero, CGPoint.zero)
-        for (from, to) in zip(elements, other.elements) {
-            switch (from, to) {
-            case (.move(let p), .move(let q)): result.append(.move(to: lerp(p, q))); start = (p, q)
-            case (.line(let p), .line(let q)): result.append(.line(to: lerp(p, q)))
-            case (.quadCurve(let p, let c), .quadCurve(let q, let d)): result.append(.quadCurve(to: lerp(p, q), control: lerp(c, d)))
-            case (.closeSubpath, .closeSubpath): result.append(.closeSubpath); current = start; continue
-            case (.line, .curve), (.curve, .line), (.curve, .curve):
-                guard let a = from.cubic(after: current.0), let b = to.cubic(after: current.1) else { return nil }
-                let s = lerp(current.0, current.1), e = lerp(a.end, b.end)
-                result.append(.curve(to: e, control1: control(a.control1, from: current.0, b.control1, from: current.1, at: s),
-                                     control2: control(a.control2, from: a.end, b.control2, from: b.end, at: e)))
-            default: return nil
-            }
-            if let p = from.endPoint, let q = to.endPoint { current = (p, q) }
-        }
-        return CGPath(elements: result)
     }
 
     /// The path whose points are `mix` of this path's and `other`'s corresponding points,
@@ -300,19 +279,31 @@ open class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConvert
     /// compatible), a line against a cubic curve counting as that curve with its control
     /// points on the line's ends.
     public func combined(with other: CGPath, _ mix: (CGPoint, CGPoint) -> CGPoint) -> CGPath? {
+        blended(with: other, mix) { c, _, d, _ in mix(c, d) }
+    }
+
+    /// The element-by-element blend both `interpolated` and `combined` are: on-curve points and
+    /// quadratic controls by `point`, a cubic's control points by `control(c, a, d, b)` (`c` and
+    /// `d` the two paths' control points, `a` and `b` the on-curve points they belong to), a line
+    /// against a cubic taken as that cubic with its control points on the line's ends; nil when
+    /// the element kinds differ otherwise.
+    private final func blended(with other: CGPath, _ point: (CGPoint, CGPoint) -> CGPoint,
+                         control: (CGPoint, CGPoint, CGPoint, CGPoint) -> CGPoint) -> CGPath? {
         guard elements.count == other.elements.count else { return nil }
         var result: [PathElement] = []
         result.reserveCapacity(elements.count)
+        // The current points of both paths, and where their subpaths began.
         var current = (CGPoint.zero, CGPoint.zero), start = (CGPoint.zero, CGPoint.zero)
         for (from, to) in zip(elements, other.elements) {
             switch (from, to) {
-            case (.move(let p), .move(let q)): result.append(.move(to: mix(p, q))); start = (p, q)
-            case (.line(let p), .line(let q)): result.append(.line(to: mix(p, q)))
+            case (.move(let p), .move(let q)): result.append(.move(to: point(p, q))); start = (p, q)
+            case (.line(let p), .line(let q)): result.append(.line(to: point(p, q)))
             case (.quadCurve(let p, let c), .quadCurve(let q, let d)):
-                result.append(.quadCurve(to: mix(p, q), control: mix(c, d)))
+                result.append(.quadCurve(to: point(p, q), control: point(c, d)))
             case (.line, .curve), (.curve, .line), (.curve, .curve):
                 guard let a = from.cubic(after: current.0), let b = to.cubic(after: current.1) else { return nil }
-                result.append(.curve(to: mix(a.end, b.end), control1: mix(a.control1, b.control1), control2: mix(a.control2, b.control2)))
+                result.append(.curve(to: point(a.end, b.end), control1: control(a.control1, current.0, b.control1, current.1),
+                                     control2: control(a.control2, a.end, b.control2, b.end)))
             case (.closeSubpath, .closeSubpath): result.append(.closeSubpath); current = start; continue
             default: return nil
             }
