@@ -39,6 +39,7 @@ extension PassRasterizer {
         let degenerate = kind == .radial ? (d.x == 0 || d.y == 0) : !(length > 0)
         let opacity = item.opacity
         let den = item.denominator, lx = item.localX, ly = item.localY
+        let affine = den == SIMD3(0, 0, 1)
         let uvOffset = item.uvOffset, uvScale = item.uvScale
         let order = item.order
         let pixels = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self)
@@ -67,8 +68,13 @@ extension PassRasterizer {
             /// single-pixel computation below, lane by lane.
             @inline(__always) func parameters(_ px: SIMD4<Float>, _ py: Float) -> SIMD4<Float> {
                 // (m · (px, py, 1)).sum() is ((m.x·px + m.y·py) + m.z·1) in this order.
-                let w = (den.x * px + den.y * py) + den.z
-                let localX = ((lx.x * px + lx.y * py) + lx.z) / w, localY = ((ly.x * px + ly.y * py) + ly.z) / w
+                var localX = (lx.x * px + lx.y * py) + lx.z, localY = (ly.x * px + ly.y * py) + ly.z
+                // Without perspective w is 0·px + 0·py + 1 = 1 (pixel centres are positive), and
+                // dividing by 1 changes nothing.
+                if !affine {
+                    let w = (den.x * px + den.y * py) + den.z
+                    localX /= w; localY /= w
+                }
                 let qx = (uvOffset.x + localX * uvScale.x) - s.x, qy = (uvOffset.y + localY * uvScale.y) - s.y
                 if kind == .radial {
                     let rx = qx / d.x, ry = qy / d.y
@@ -90,16 +96,17 @@ extension PassRasterizer {
                 let q = uv - s
                 return (q.x * d.x + q.y * d.y) / length
             }
+            /// Premultiplied `c` faded and packed (`PackedSpans.pack` of it times the opacity).
+            @inline(__always) func packed(_ c: SIMD4<Float>) -> UInt32 { PackedSpans.pack(c * opacity) }
             @inline(__always) func put(_ c: SIMD4<Float>, _ p: UnsafeMutablePointer<UInt32>) {
-                let scaled = c * opacity * 255 + 0.5
-                put(scaled.x, scaled.y, scaled.z, scaled.w, p)
-            }
-            @inline(__always) func put(_ r: Float, _ g: Float, _ b: Float, _ a: Float, _ p: UnsafeMutablePointer<UInt32>) {
-                let packed = UInt32(PassRasterizer.unorm8(r)) | UInt32(PassRasterizer.unorm8(g)) << 8
-                    | UInt32(PassRasterizer.unorm8(b)) << 16 | UInt32(PassRasterizer.unorm8(a)) << 24
-                PackedSpans.blendPacked(packed, into: p)
+                PackedSpans.blendPacked(packed(c), into: p)
             }
             let lanes = SIMD4<Float>(0, 1, 2, 3)
+            // What `put` stores for the end colours (the padding), packed once.
+            let firstPacked = packed(SIMD4(stops.first.x * stops.first.w, stops.first.y * stops.first.w,
+                                           stops.first.z * stops.first.w, stops.first.w))
+            let lastPacked = packed(SIMD4(stops.last.x * stops.last.w, stops.last.y * stops.last.w,
+                                          stops.last.z * stops.last.w, stops.last.w))
             let lastLocation = gradient.locations[gradient.locations.count - 1]
             for y in rows {
                 let span = item.polygon.span(row: y)
@@ -121,9 +128,8 @@ extension PassRasterizer {
                     let t = parameters((Float(x) + lanes) + 0.5, py)
                     // Padding: the end colours.
                     if all(t .<= stops.firstLocation) || all(t .> lastLocation) {
-                        let c = t[0] <= stops.firstLocation ? stops.first : stops.last
-                        let premultiplied = SIMD4(c.x * c.w, c.y * c.w, c.z * c.w, c.w)
-                        for i in 0..<4 { put(premultiplied, row + x + i) }
+                        let packed = t[0] <= stops.firstLocation ? firstPacked : lastPacked
+                        for i in 0..<4 { PackedSpans.blendPacked(packed, into: row + x + i) }
                         x += 4
                         continue
                     }
@@ -143,7 +149,8 @@ extension PassRasterizer {
                     // Premultiplied, faded, scaled: color(t) * opacity * 255 + 0.5 per lane.
                     let sr = r * a * opacity * 255 + 0.5, sg = g * a * opacity * 255 + 0.5
                     let sb = b * a * opacity * 255 + 0.5, sa = a * opacity * 255 + 0.5
-                    for i in 0..<4 { put(sr[i], sg[i], sb[i], sa[i], row + x + i) }
+                    let packed = PackedSpans.pack(red: sr, green: sg, blue: sb, alpha: sa)
+                    for i in 0..<4 { PackedSpans.blendPacked(packed[i], into: row + x + i) }
                     x += 4
                 }
                 while x < span.upperBound {

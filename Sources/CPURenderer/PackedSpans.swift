@@ -14,6 +14,24 @@ enum PackedSpans {
             | UInt32(PassRasterizer.unorm8(s.z)) << 16 | UInt32(PassRasterizer.unorm8(s.w)) << 24
     }
 
+    /// `unorm8` of four lanes at once (one pixel per lane, a channel per argument), packed as
+    /// `pack` packs: the same clamp and truncation, in vector operations instead of a checked
+    /// conversion per channel. Truncating a value in 0…255.5 is its floor: adding 2²³ rounds
+    /// it to an integer held in the low mantissa bits, which is one too many where that
+    /// rounding went up.
+    @inline(__always)
+    static func pack(red r: SIMD4<Float>, green g: SIMD4<Float>, blue b: SIMD4<Float>, alpha a: SIMD4<Float>) -> SIMD4<UInt32> {
+        @inline(__always) func unorm8(_ v: SIMD4<Float>) -> SIMD4<UInt32> {
+            // As `Swift.max(0, v)` then `min(255.5, ·)`: NaN and negatives to 0.
+            var c = v.replacing(with: 0, where: .!(v .> 0))
+            c.replace(with: 255.5, where: c .> 255.5)
+            let shifted = c + 8_388_608
+            let bits = unsafeBitCast(shifted, to: SIMD4<UInt32>.self) &- 0x4B00_0000
+            return bits.replacing(with: bits &- 1, where: (shifted - 8_388_608) .> c)
+        }
+        return unorm8(r) | unorm8(g) &<< 8 | unorm8(b) &<< 16 | unorm8(a) &<< 24
+    }
+
     static let wideMask: UInt64 = 0x00FF_00FF_00FF_00FF
 
     /// RGBA8 → the four channels in 16-bit lanes (R, B, G, A from the low end).
