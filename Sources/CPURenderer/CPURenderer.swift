@@ -252,7 +252,7 @@ public final class CPURenderer: RenderBackend {
                 ownerCapacity = width * height
             }
             owner = ownerBuffer
-            owner?.update(repeating: -1, count: width * height)
+            Self.resetOwnership(ownerBuffer!, where: prepared, width: width, height: height)
         }
         let work = prepared.reduce(0) { $0 + $1.polygon.rows.count * $1.polygon.columns.count }
         let bands = Self.bandCount(work: work, height: height, threads: drawingThreads)
@@ -269,6 +269,21 @@ public final class CPURenderer: RenderBackend {
         Self.forEachBand(bands, height: height, threads: drawingThreads) { rows in
             rasterizer.draw(prepared, opaque: opaque, translucent: translucent, rows: rows, hiding: hiding)
         }
+    }
+
+    /// Marks the pixels of `owner` that `items` may draw unowned (-1): each row across the
+    /// columns of the items' bounding boxes that meet it. Every read of ownership lies in an
+    /// item's polygon, so the rest (most of a frame of a few shapes) is never read.
+    static func resetOwnership(_ owner: UnsafeMutablePointer<Int32>, where items: [PreparedItem], width: Int, height: Int) {
+        var lo = [Int](repeating: width, count: height), hi = [Int](repeating: 0, count: height)
+        for item in items {
+            let columns = item.polygon.columns.clamped(to: 0..<width)
+            guard !columns.isEmpty else { continue }
+            for y in item.polygon.rows.clamped(to: 0..<height) {
+                lo[y] = min(lo[y], columns.lowerBound); hi[y] = max(hi[y], columns.upperBound)
+            }
+        }
+        for y in 0..<height where hi[y] > lo[y] { (owner + y * width + lo[y]).update(repeating: -1, count: hi[y] - lo[y]) }
     }
 
     /// The corners a card's body carries: on the body's prepared item where they lie on whole

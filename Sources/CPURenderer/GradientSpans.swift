@@ -128,8 +128,8 @@ extension PassRasterizer {
                     let t = parameters((Float(x) + lanes) + 0.5, py)
                     // Padding: the end colours.
                     if all(t .<= stops.firstLocation) || all(t .> lastLocation) {
-                        let packed = t[0] <= stops.firstLocation ? firstPacked : lastPacked
-                        for i in 0..<4 { PackedSpans.blendPacked(packed, into: row + x + i) }
+                        let packed = SIMD4(repeating: t[0] <= stops.firstLocation ? firstPacked : lastPacked)
+                        PackedSpans.store4(PackedSpans.over(packed, PackedSpans.load4(row + x)), row + x)
                         x += 4
                         continue
                     }
@@ -150,7 +150,7 @@ extension PassRasterizer {
                     let sr = r * a * opacity * 255 + 0.5, sg = g * a * opacity * 255 + 0.5
                     let sb = b * a * opacity * 255 + 0.5, sa = a * opacity * 255 + 0.5
                     let packed = PackedSpans.pack(red: sr, green: sg, blue: sb, alpha: sa)
-                    for i in 0..<4 { PackedSpans.blendPacked(packed[i], into: row + x + i) }
+                    PackedSpans.store4(PackedSpans.over(packed, PackedSpans.load4(row + x)), row + x)
                     x += 4
                 }
                 while x < span.upperBound {

@@ -5,22 +5,34 @@ import Foundation
 /// for one of them and the per-pixel work has no branch on it.
 protocol TexelModulation {
     func apply(_ c: UInt64) -> UInt64
+    /// `apply` on four packed texels (one per lane), to the same bytes.
+    func apply(_ c: SIMD4<UInt32>) -> SIMD4<UInt32>
 }
 
 struct Unmodulated: TexelModulation {
     @inline(__always) func apply(_ c: UInt64) -> UInt64 { c }
+    @inline(__always) func apply(_ c: SIMD4<UInt32>) -> SIMD4<UInt32> { c }
 }
 
 /// Each channel times `fade`/256.
 struct Faded: TexelModulation {
     let fade: UInt64
     @inline(__always) func apply(_ c: UInt64) -> UInt64 { PackedSpans.scale(c, fade) }
+    @inline(__always) func apply(_ c: SIMD4<UInt32>) -> SIMD4<UInt32> {
+        let pair = SIMD4(repeating: UInt32(fade) | UInt32(fade) << 16)
+        return PackedSpans.scale(c, rb: pair, ga: pair)
+    }
 }
 
 /// Each channel times its own factor/256.
 struct TintFactors: TexelModulation {
     let factors: SIMD4<UInt64>
     @inline(__always) func apply(_ c: UInt64) -> UInt64 { PackedSpans.multiply(c, factors) }
+    @inline(__always) func apply(_ c: SIMD4<UInt32>) -> SIMD4<UInt32> {
+        let rb = SIMD4(repeating: UInt32(factors.x) | UInt32(factors.z) << 16)
+        let ga = SIMD4(repeating: UInt32(factors.y) | UInt32(factors.w) << 16)
+        return PackedSpans.scale(c, rb: rb, ga: ga)
+    }
 }
 
 extension PassRasterizer {
@@ -260,15 +272,30 @@ extension PassRasterizer {
     private func blendTexels<M: TexelModulation>(_ xs: Range<Int>, row: UnsafeMutablePointer<UInt32>, texels: UnsafePointer<UInt32>,
                                                  mask: UnsafePointer<UInt32>?, offset: Int, width tw: Int, _ m: M) {
         if let mask {
-            for x in xs {
+            @inline(__always) func put(_ x: Int) {
                 let tx = min(max(x + offset, 0), tw - 1)
                 let a = UInt64(mask[tx] >> 24)
                 let c = texels[tx]
-                if a == 0 || c == 0 { continue }
+                if a == 0 || c == 0 { return }
                 // Under a whole mask texel the scale by 256/256 is the texel itself.
                 let w = a == 255 ? PackedSpans.widen(c) : PackedSpans.scale(PackedSpans.widen(c), a + (a >> 7))
                 PackedSpans.blend(m.apply(w), into: row + x)
             }
+            // Four at a time where no texel index is clamped (what `put` computes, lane by lane).
+            let inner = xs.clamped(to: (-offset)..<(tw - offset))
+            guard !inner.isEmpty else { for x in xs { put(x) }; return }
+            var x = xs.lowerBound
+            while x < inner.lowerBound { put(x); x += 1 }
+            while x + 4 <= inner.upperBound {
+                let a = PackedSpans.load4(mask + x + offset) &>> 24
+                if a != .zero {
+                    let s = a &+ (a &>> 7), pair = s | s &<< 16
+                    let c = m.apply(PackedSpans.scale(PackedSpans.load4(texels + x + offset), rb: pair, ga: pair))
+                    PackedSpans.store4(PackedSpans.over(c, PackedSpans.load4(row + x)), row + x)
+                }
+                x += 4
+            }
+            while x < xs.upperBound { put(x); x += 1 }
         } else if M.self == Unmodulated.self {
             // Texels taken as they are: the columns whose texels lie inside the row without
             // clamping, and `blend`'s cases on the packed texel (nothing, opaque, over nothing).
@@ -300,14 +327,26 @@ extension PassRasterizer {
                     out.storeBytes(of: w0, as: UInt64.self); out.storeBytes(of: w1, toByteOffset: 8, as: UInt64.self)
                     out.storeBytes(of: w2, toByteOffset: 16, as: UInt64.self); out.storeBytes(of: w3, toByteOffset: 24, as: UInt64.self)
                 } else {
-                    for i in x..<(x + 8) { put(i) }
+                    let out = row + x
+                    PackedSpans.store4(PackedSpans.over(PackedSpans.load4(source + x), PackedSpans.load4(out)), out)
+                    PackedSpans.store4(PackedSpans.over(PackedSpans.load4(source + x + 4), PackedSpans.load4(out + 4)), out + 4)
                 }
                 x += 8
             }
             while x < inner.upperBound { put(x); x += 1 }
             blendClamped(inner.upperBound..<xs.upperBound, row: row, texels: texels, offset: offset, width: tw, m)
         } else {
-            blendClamped(xs, row: row, texels: texels, offset: offset, width: tw, m)
+            // Faded or tinted: four at a time where no texel index is clamped.
+            let inner = xs.clamped(to: (-offset)..<(tw - offset))
+            guard inner.count >= 4 else { return blendClamped(xs, row: row, texels: texels, offset: offset, width: tw, m) }
+            blendClamped(xs.lowerBound..<inner.lowerBound, row: row, texels: texels, offset: offset, width: tw, m)
+            var x = inner.lowerBound
+            while x + 4 <= inner.upperBound {
+                let c = m.apply(PackedSpans.load4(texels + x + offset))
+                PackedSpans.store4(PackedSpans.over(c, PackedSpans.load4(row + x)), row + x)
+                x += 4
+            }
+            blendClamped(x..<xs.upperBound, row: row, texels: texels, offset: offset, width: tw, m)
         }
     }
 
@@ -337,7 +376,7 @@ extension PassRasterizer {
             blendTexels(inner.upperBound..<xs.upperBound, row: row, texels: texels, mask: mask, offset: offset, width: tw, m)
             return
         }
-        for x in xs {
+        @inline(__always) func put(_ x: Int) {
             let tx = min(max(x + offset, 0), tw - 1)
             var c = PackedSpans.widen(texels[tx])
             if let mask {
@@ -346,6 +385,22 @@ extension PassRasterizer {
             }
             row[x] = PackedSpans.narrow(m.apply(c))
         }
+        // Four at a time where no texel index is clamped (what `put` stores, lane by lane).
+        let inner = xs.clamped(to: (-offset)..<(tw - offset))
+        guard !inner.isEmpty else { for x in xs { put(x) }; return }
+        var x = xs.lowerBound
+        while x < inner.lowerBound { put(x); x += 1 }
+        while x + 4 <= inner.upperBound {
+            var c = PackedSpans.load4(texels + x + offset)
+            if let mask {
+                let a = PackedSpans.load4(mask + x + offset) &>> 24
+                let s = a &+ (a &>> 7), pair = s | s &<< 16
+                c = PackedSpans.scale(c, rb: pair, ga: pair)
+            }
+            PackedSpans.store4(m.apply(c), row + x)
+            x += 4
+        }
+        while x < xs.upperBound { put(x); x += 1 }
     }
 
     /// A texture's `tiles`, read for the texels bilinear samples reach.
