@@ -372,7 +372,19 @@ extension PassRasterizer {
             let inner = xs.clamped(to: (-offset)..<(tw - offset))
             guard !inner.isEmpty else { return blendTexels(xs, row: row, texels: texels, mask: mask, offset: offset, width: tw, m) }
             blendTexels(xs.lowerBound..<inner.lowerBound, row: row, texels: texels, mask: mask, offset: offset, width: tw, m)
-            (row + inner.lowerBound).update(from: texels + inner.lowerBound + offset, count: inner.count)
+            // Eight at a time, leaving the pixels (zero already) under transparent texels unwritten:
+            // shape rasters are mostly transparent, and a store brings its line into the cache.
+            let source = texels + offset
+            var x = inner.lowerBound
+            while x + 8 <= inner.upperBound {
+                let words = UnsafeRawPointer(source + x)
+                let w0 = words.loadUnaligned(as: SIMD4<UInt32>.self), w1 = words.loadUnaligned(fromByteOffset: 16, as: SIMD4<UInt32>.self)
+                if w0 | w1 != .zero {
+                    PackedSpans.store4(w0, row + x); PackedSpans.store4(w1, row + x + 4)
+                }
+                x += 8
+            }
+            while x < inner.upperBound { row[x] = source[x]; x += 1 }
             blendTexels(inner.upperBound..<xs.upperBound, row: row, texels: texels, mask: mask, offset: offset, width: tw, m)
             return
         }
