@@ -62,8 +62,9 @@ extension PassRasterizer {
                         c = run.base + run.step * f
                     }
                 }
-                return SIMD4(c.x * c.w, c.y * c.w, c.z * c.w, c.w)
+                return premultiplied(c)
             }
+            @inline(__always) func premultiplied(_ c: SIMD4<Float>) -> SIMD4<Float> { SIMD4(c.x * c.w, c.y * c.w, c.z * c.w, c.w) }
             /// The parameter at pixel centres `px` (four of them) of row centre `py`: the
             /// single-pixel computation below, lane by lane.
             @inline(__always) func parameters(_ px: SIMD4<Float>, _ py: Float) -> SIMD4<Float> {
@@ -103,10 +104,7 @@ extension PassRasterizer {
             }
             let lanes = SIMD4<Float>(0, 1, 2, 3)
             // What `put` stores for the end colours (the padding), packed once.
-            let firstPacked = packed(SIMD4(stops.first.x * stops.first.w, stops.first.y * stops.first.w,
-                                           stops.first.z * stops.first.w, stops.first.w))
-            let lastPacked = packed(SIMD4(stops.last.x * stops.last.w, stops.last.y * stops.last.w,
-                                          stops.last.z * stops.last.w, stops.last.w))
+            let firstPacked = packed(premultiplied(stops.first)), lastPacked = packed(premultiplied(stops.last))
             let lastLocation = gradient.locations[gradient.locations.count - 1]
             for y in rows {
                 let span = item.polygon.span(row: y)
