@@ -32,6 +32,8 @@ public final class CPURenderer: RenderBackend {
     /// Which opaque item owns each pixel, reused across passes and frames.
     private var ownerBuffer: UnsafeMutablePointer<Int32>?
     private var ownerCapacity = 0
+    /// Each row's columns that a draw resets in `ownerBuffer` (`resetOwnership`).
+    private var ownershipRows: [Int] = []
     /// The frame's `TargetExtents` (the frame is drawn into a new array every time).
     private var frameExtents: UnsafeMutablePointer<Int32>?
     private var frameExtentsCapacity = 0
@@ -252,7 +254,7 @@ public final class CPURenderer: RenderBackend {
                 ownerCapacity = width * height
             }
             owner = ownerBuffer
-            Self.resetOwnership(ownerBuffer!, where: prepared, width: width, height: height)
+            Self.resetOwnership(ownerBuffer!, where: prepared, width: width, height: height, rows: &ownershipRows)
         }
         let work = prepared.reduce(0) { $0 + $1.polygon.rows.count * $1.polygon.columns.count }
         let bands = Self.bandCount(work: work, height: height, threads: drawingThreads)
@@ -273,17 +275,22 @@ public final class CPURenderer: RenderBackend {
 
     /// Marks the pixels of `owner` that `items` may draw unowned (-1): each row across the
     /// columns of the items' bounding boxes that meet it. Every read of ownership lies in an
-    /// item's polygon, so the rest (most of a frame of a few shapes) is never read.
-    static func resetOwnership(_ owner: UnsafeMutablePointer<Int32>, where items: [PreparedItem], width: Int, height: Int) {
-        var lo = [Int](repeating: width, count: height), hi = [Int](repeating: 0, count: height)
+    /// item's polygon, so the rest (most of a frame of a few shapes) is never read. `rows` holds
+    /// each row's columns (`lo`, `hi` at 2y, 2y + 1) and keeps its storage across frames.
+    static func resetOwnership(_ owner: UnsafeMutablePointer<Int32>, where items: [PreparedItem], width: Int, height: Int,
+                               rows: inout [Int]) {
+        rows.removeAll(keepingCapacity: true)
+        for _ in 0..<height { rows.append(width); rows.append(0) }
         for item in items {
             let columns = item.polygon.columns.clamped(to: 0..<width)
             guard !columns.isEmpty else { continue }
             for y in item.polygon.rows.clamped(to: 0..<height) {
-                lo[y] = min(lo[y], columns.lowerBound); hi[y] = max(hi[y], columns.upperBound)
+                rows[2 * y] = min(rows[2 * y], columns.lowerBound); rows[2 * y + 1] = max(rows[2 * y + 1], columns.upperBound)
             }
         }
-        for y in 0..<height where hi[y] > lo[y] { (owner + y * width + lo[y]).update(repeating: -1, count: hi[y] - lo[y]) }
+        for y in 0..<height where rows[2 * y + 1] > rows[2 * y] {
+            (owner + y * width + rows[2 * y]).update(repeating: -1, count: rows[2 * y + 1] - rows[2 * y])
+        }
     }
 
     /// The corners a card's body carries: on the body's prepared item where they lie on whole

@@ -126,8 +126,8 @@ extension PassRasterizer {
                     let t = parameters((Float(x) + lanes) + 0.5, py)
                     // Padding: the end colours.
                     if all(t .<= stops.firstLocation) || all(t .> lastLocation) {
-                        let packed = SIMD4(repeating: t[0] <= stops.firstLocation ? firstPacked : lastPacked)
-                        PackedSpans.store4(PackedSpans.over(packed, PackedSpans.load4(row + x)), row + x)
+                        let padding = SIMD4(repeating: t[0] <= stops.firstLocation ? firstPacked : lastPacked)
+                        PackedSpans.store4(PackedSpans.over(padding, PackedSpans.load4(row + x)), row + x)
                         x += 4
                         continue
                     }
@@ -147,8 +147,8 @@ extension PassRasterizer {
                     // Premultiplied, faded, scaled: color(t) * opacity * 255 + 0.5 per lane.
                     let sr = r * a * opacity * 255 + 0.5, sg = g * a * opacity * 255 + 0.5
                     let sb = b * a * opacity * 255 + 0.5, sa = a * opacity * 255 + 0.5
-                    let packed = PackedSpans.pack(red: sr, green: sg, blue: sb, alpha: sa)
-                    PackedSpans.store4(PackedSpans.over(packed, PackedSpans.load4(row + x)), row + x)
+                    let colors = PackedSpans.pack(red: sr, green: sg, blue: sb, alpha: sa)
+                    PackedSpans.store4(PackedSpans.over(colors, PackedSpans.load4(row + x)), row + x)
                     x += 4
                 }
                 while x < span.upperBound {

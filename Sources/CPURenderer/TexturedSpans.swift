@@ -282,20 +282,12 @@ extension PassRasterizer {
                 PackedSpans.blend(m.apply(w), into: row + x)
             }
             // Four at a time where no texel index is clamped (what `put` computes, lane by lane).
-            let inner = xs.clamped(to: (-offset)..<(tw - offset))
-            guard !inner.isEmpty else { for x in xs { put(x) }; return }
-            var x = xs.lowerBound
-            while x < inner.lowerBound { put(x); x += 1 }
-            while x + 4 <= inner.upperBound {
-                let a = PackedSpans.load4(mask + x + offset) &>> 24
-                if a != .zero {
-                    let s = a &+ (a &>> 7), pair = s | s &<< 16
-                    let c = m.apply(PackedSpans.scale(PackedSpans.load4(texels + x + offset), rb: pair, ga: pair))
-                    PackedSpans.store4(PackedSpans.over(c, PackedSpans.load4(row + x)), row + x)
-                }
-                x += 4
+            Self.forEachColumn(xs, offset: offset, width: tw, one: put) { x in
+                let masks = PackedSpans.load4(mask + x + offset)
+                guard masks &>> 24 != .zero else { return }
+                let c = m.apply(PackedSpans.scale(PackedSpans.load4(texels + x + offset), byAlphaOf: masks))
+                PackedSpans.store4(PackedSpans.over(c, PackedSpans.load4(row + x)), row + x)
             }
-            while x < xs.upperBound { put(x); x += 1 }
         } else if M.self == Unmodulated.self {
             // Texels taken as they are: the columns whose texels lie inside the row without
             // clamping, and `blend`'s cases on the packed texel (nothing, opaque, over nothing).
@@ -337,17 +329,25 @@ extension PassRasterizer {
             blendClamped(inner.upperBound..<xs.upperBound, row: row, texels: texels, offset: offset, width: tw, m)
         } else {
             // Faded or tinted: four at a time where no texel index is clamped.
-            let inner = xs.clamped(to: (-offset)..<(tw - offset))
-            guard inner.count >= 4 else { return blendClamped(xs, row: row, texels: texels, offset: offset, width: tw, m) }
-            blendClamped(xs.lowerBound..<inner.lowerBound, row: row, texels: texels, offset: offset, width: tw, m)
-            var x = inner.lowerBound
-            while x + 4 <= inner.upperBound {
+            Self.forEachColumn(xs, offset: offset, width: tw,
+                               one: { blendClamped($0..<($0 + 1), row: row, texels: texels, offset: offset, width: tw, m) }) { x in
                 let c = m.apply(PackedSpans.load4(texels + x + offset))
                 PackedSpans.store4(PackedSpans.over(c, PackedSpans.load4(row + x)), row + x)
-                x += 4
             }
-            blendClamped(x..<xs.upperBound, row: row, texels: texels, offset: offset, width: tw, m)
         }
+    }
+
+    /// Calls `one` for each column of `xs` whose texel (`x + offset`) is clamped to the row's
+    /// edge, or is left over, and `four` for the first of each four whose texels lie inside the
+    /// row: the split of the loops that work four texels at a time.
+    @inline(__always)
+    private static func forEachColumn(_ xs: Range<Int>, offset: Int, width tw: Int, one: (Int) -> Void, four: (Int) -> Void) {
+        let inner = xs.clamped(to: (-offset)..<(tw - offset))
+        guard !inner.isEmpty else { return xs.forEach(one) }
+        var x = xs.lowerBound
+        while x < inner.lowerBound { one(x); x += 1 }
+        while x + 4 <= inner.upperBound { four(x); x += 4 }
+        while x < xs.upperBound { one(x); x += 1 }
     }
 
     /// `blendTexels` without a mask, each texel index clamped to the row.
@@ -398,21 +398,11 @@ extension PassRasterizer {
             row[x] = PackedSpans.narrow(m.apply(c))
         }
         // Four at a time where no texel index is clamped (what `put` stores, lane by lane).
-        let inner = xs.clamped(to: (-offset)..<(tw - offset))
-        guard !inner.isEmpty else { for x in xs { put(x) }; return }
-        var x = xs.lowerBound
-        while x < inner.lowerBound { put(x); x += 1 }
-        while x + 4 <= inner.upperBound {
+        Self.forEachColumn(xs, offset: offset, width: tw, one: put) { x in
             var c = PackedSpans.load4(texels + x + offset)
-            if let mask {
-                let a = PackedSpans.load4(mask + x + offset) &>> 24
-                let s = a &+ (a &>> 7), pair = s | s &<< 16
-                c = PackedSpans.scale(c, rb: pair, ga: pair)
-            }
+            if let mask { c = PackedSpans.scale(c, byAlphaOf: PackedSpans.load4(mask + x + offset)) }
             PackedSpans.store4(m.apply(c), row + x)
-            x += 4
         }
-        while x < xs.upperBound { put(x); x += 1 }
     }
 
     /// A texture's `tiles`, read for the texels bilinear samples reach.
